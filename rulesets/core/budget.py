@@ -1,0 +1,29 @@
+"""Budget pools: how much a rule allows, how much the sheet spends, what is left."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pool:
+    """One creation or advancement budget, e.g. Physical attributes: 6 allowed, 4 spent."""
+
+    key: str
+    label: str
+    allowed: int
+    spent: int
+    unit: str = "dots"
+    source: str = ""
+
+    @property
+    def left(self) -> int:
+        return self.allowed - self.spent
+
+    @property
+    def over(self) -> bool:
+        return self.spent > self.allowed
+
+    @property
+    def exact(self) -> bool:
+        return self.spent == self.allowed

@@ -1,0 +1,58 @@
+"""Readings a GM may change: declared by each ruleset with the default the seed implies."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One changeable rule reading.
+
+    `choices` lists (value, label) pairs for a choice; an empty tuple means a whole number
+    between `minimum` and `maximum`. `source` names the seed line or the digest proposal
+    the default comes from, so the sheet can say which reading is in force and why.
+    """
+
+    key: str
+    label: str
+    default: Any
+    source: str
+    help: str = ""
+    choices: tuple[tuple[Any, str], ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def label_for(self, value: Any) -> str:
+        for choice, label in self.choices:
+            if choice == value:
+                return label
+        return str(value)
+
+    def coerce(self, raw: Any) -> Any:
+        """Turn a submitted value into this setting's type, or raise ValueError."""
+        if self.choices:
+            for choice, _label in self.choices:
+                if str(choice) == str(raw):
+                    return choice
+            allowed = ", ".join(label for _c, label in self.choices)
+            raise ValueError(f"{self.label}: choose one of {allowed}.")
+        if isinstance(self.default, bool):
+            return str(raw).lower() in {"1", "true", "on", "yes"}
+        try:
+            value = int(str(raw).strip())
+        except ValueError:
+            raise ValueError(f"{self.label}: “{raw}” is not a whole number.") from None
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"{self.label}: at least {self.minimum}.")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"{self.label}: at most {self.maximum}.")
+        return value
+
+
+def resolve_settings(declared: tuple[Setting, ...], chosen: Mapping[str, Any] | None) -> dict:
+    """Merge chosen values over the declared defaults, ignoring keys nobody declared."""
+    chosen = chosen or {}
+    return {s.key: chosen.get(s.key, s.default) for s in declared}

@@ -1,0 +1,161 @@
+"""Readings a GM may change, each with the default the seeds (or the digest) give.
+
+Settings whose default comes from neither seed say "not in either seed" in their source.
+"""
+
+from __future__ import annotations
+
+from rulesets.core import Setting
+from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, EDITIONS
+
+NOT_IN_SEEDS = "not in either seed"
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "default_edition",
+        "Edition for new characters",
+        EDITION_RE,
+        "002 (R&E upgrade) and 003 (1E Rules Companion)",
+        help="Each sheet keeps its own edition; this only picks the one a new sheet starts in.",
+        choices=EDITIONS,
+    ),
+    Setting(
+        "pc_attribute_dice",
+        "Attribute dice for a player character",
+        18,
+        "003:913",
+        minimum=6,
+        maximum=60,
+    ),
+    Setting(
+        "npc_attribute_dice",
+        "Attribute dice for a non-player character",
+        12,
+        "003:913",
+        help="Published NPCs break it (003:2467, 003:2487), so it only warns.",
+        minimum=6,
+        maximum=60,
+    ),
+    Setting(
+        "skill_dice",
+        "Skill dice at creation",
+        7,
+        f"{NOT_IN_SEEDS}: core-book value (digest §3)",
+        minimum=0,
+        maximum=40,
+    ),
+    Setting(
+        "creation_skill_cap",
+        "Most skill dice one skill may take at creation (R&E)",
+        2,
+        f"{NOT_IN_SEEDS}: core-book value (digest §3)",
+        help="0 turns the cap off.",
+        minimum=0,
+        maximum=20,
+    ),
+    Setting(
+        "specialization_ratio",
+        "Specialization dice bought by 1D of skill dice",
+        3,
+        f"{NOT_IN_SEEDS}: core-book value (digest §3)",
+        minimum=1,
+        maximum=6,
+    ),
+    Setting(
+        "specialization_rounding",
+        "Rounding of half the number before the D (specializations)",
+        "up",
+        f"002:45 gives no rounding; {NOT_IN_SEEDS} (digest §10.2)",
+        choices=(("up", "Round up"), ("down", "Round down")),
+    ),
+    Setting(
+        "starting_character_points",
+        "Character Points (skill points) on a new sheet",
+        5,
+        f"{NOT_IN_SEEDS}: R&E core-book value (digest §3)",
+        minimum=0,
+        maximum=100,
+    ),
+    Setting(
+        "starting_force_points",
+        "Force Points on a new sheet",
+        1,
+        f"{NOT_IN_SEEDS} for characters (digest §3); PC droids start with 1 (003:1004)",
+        minimum=0,
+        maximum=20,
+    ),
+    Setting(
+        "pip_limit_scope",
+        "One pip per trait between adventures (R&E) applies to",
+        "skills",
+        f"002:39 says 'skill'; whether attributes count is {NOT_IN_SEEDS} (digest §10.3)",
+        help="Skills include specializations, advanced skills and Force skills.",
+        choices=(
+            ("skills", "Every kind of skill"),
+            ("skills_and_attributes", "Skills and attributes"),
+        ),
+    ),
+    Setting(
+        "re_first_force_die_cost",
+        "R&E price of the first die of a Force skill (doubled without a teacher)",
+        3,
+        f"{NOT_IN_SEEDS}; digest §10.6 proposes 1 per pip as 003:1010 charges 0D codes",
+        minimum=0,
+        maximum=50,
+    ),
+    Setting(
+        "multi_skill_power_count",
+        "An R&E power using several Force skills counts as",
+        "per_skill",
+        "002:804 covers two-skill powers; three-skill powers are a digest proposal (§10.5)",
+        choices=(("per_skill", "One power per skill it uses"), ("one", "One power")),
+    ),
+    Setting(
+        "power_total_editions",
+        "Power total (3 per die + 1 per pip of each skill) applies in",
+        EDITION_1E,
+        f"003:1798 is a 1E rule; 002 states no cap, so using it in R&E is {NOT_IN_SEEDS}",
+        choices=((EDITION_1E, "1st edition only"), ("both", "Both editions")),
+    ),
+    Setting(
+        "alter_order",
+        "1E: Alter may be learned after",
+        "after_both",
+        "003:1762 (digest §10.7)",
+        choices=(("after_both", "Both Control and Sense"), ("after_either", "Control or Sense")),
+    ),
+    Setting(
+        "shift_sense_skill",
+        "Shift sense needs",
+        "sense",
+        "003:2239 files it under Sense; 003:1796 lists it among the Alter powers (digest §10.8)",
+        choices=(("sense", "Sense"), ("alter", "Alter")),
+    ),
+    Setting(
+        "attribute_cost_multiplier_1e",
+        "1E attribute price per pip, times the number before the D",
+        10,
+        f"{NOT_IN_SEEDS} for 1E; the R&E rate of 002:51 as a proposal",
+        minimum=1,
+        maximum=50,
+    ),
+    Setting(
+        "advanced_prerequisite_dice",
+        "Dice the prerequisite of an advanced skill needs",
+        5,
+        f"{NOT_IN_SEEDS}: core-book value for (A) medicine (digest §2.2)",
+        minimum=0,
+        maximum=20,
+    ),
+    Setting(
+        "species_limits",
+        "Species minimum and maximum at creation",
+        "error",
+        "002:53 names a species maximum; the numbers are core-book values (digest §3)",
+        help="NPCs only ever get a warning (003:2350 has a 1D Mechanical).",
+        choices=(("error", "Refuse"), ("warning", "Warn"), ("off", "Ignore")),
+    ),
+)
+
+SETTING_BY_KEY = {s.key: s for s in SETTINGS}
+EDITION_DEFAULT = EDITION_RE

@@ -1,0 +1,1 @@
+"""Datapad's Django project: settings, URLs and the apps that keep characters."""

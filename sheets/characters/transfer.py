@@ -1,0 +1,107 @@
+"""JSON export and import of one character.
+
+The format (documented in README.md, "Character files"):
+
+    {
+      "format": "datapad-character",
+      "schema_version": 1,
+      "system": "swd10",
+      "name": "Kira Dane",
+      "rule_settings": {"attribute_free_dot": true},
+      "sheet": { ... the system's sheet ... },
+      "exported_at": "2026-11-22T10:00:00+00:00"
+    }
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from rulesets.core import InvalidEdit, InvalidSheet
+from rulesets.registry import SYSTEMS, get_ruleset
+from sheets.characters.models import Character
+from sheets.characters.services import character_create, clean_name
+
+FORMAT = "datapad-character"
+SCHEMA_VERSION = 1
+_KEYS = {"format", "schema_version", "system", "name", "rule_settings", "sheet", "exported_at"}
+
+
+class ImportRefused(ValueError):  # noqa: N818
+    """The file cannot become a character; the message says why in plain words."""
+
+
+def export_character(character: Character) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "system": character.system,
+        "name": character.name,
+        "rule_settings": character.rule_settings,
+        "sheet": character.sheet,
+        "exported_at": timezone.now().isoformat(timespec="seconds"),
+    }
+
+
+def _parse(raw: bytes) -> dict[str, Any]:
+    limit = settings.CHARACTER_IMPORT_MAX_BYTES
+    if len(raw) > limit:
+        raise ImportRefused(
+            f"The file is {len(raw) // 1024} KB; a character file is at most {limit // 1024} KB."
+        )
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ImportRefused(f"The file is not valid JSON ({error}).") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRefused("This is not a Datapad character file (its “format” is missing).")
+    if data.get("schema_version") != SCHEMA_VERSION:
+        raise ImportRefused(
+            f"This file uses schema version {data.get('schema_version')!r}; this Datapad reads "
+            f"version {SCHEMA_VERSION}."
+        )
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise ImportRefused(f"Unknown fields in the file: {', '.join(sorted(unknown))}.")
+    return data
+
+
+def import_character(*, owner: AbstractBaseUser, raw: bytes) -> Character:
+    """Create a character from an exported file, or raise ImportRefused and create nothing."""
+    data = _parse(raw)
+    system = data.get("system")
+    if system not in SYSTEMS:
+        raise ImportRefused(f"Unknown rule system {system!r}.")
+    if not SYSTEMS[system].ready:
+        raise ImportRefused(f"{SYSTEMS[system].name} is not available yet.")
+    ruleset = get_ruleset(system)
+    chosen = data.get("rule_settings", {})
+    if not isinstance(chosen, dict):
+        raise ImportRefused("“rule_settings” must be a JSON object.")
+    declared = {s.key: s for s in ruleset.SETTINGS}
+    settings_clean = {}
+    for key, value in chosen.items():
+        if key not in declared:
+            raise ImportRefused(f"Unknown rule reading “{key}” for {SYSTEMS[system].name}.")
+        try:
+            settings_clean[key] = declared[key].coerce(value)
+        except ValueError as error:
+            raise ImportRefused(str(error)) from None
+    try:
+        name = clean_name(data.get("name") or "")
+        sheet = ruleset.validate_sheet(data.get("sheet"))
+    except (InvalidEdit, InvalidSheet) as error:
+        raise ImportRefused(str(error)) from None
+    return character_create(
+        owner=owner,
+        name=name,
+        system=system,
+        sheet=sheet,
+        rule_settings=settings_clean,
+        summary="Imported from a file",
+    )

@@ -1,0 +1,205 @@
+"""Character pages: thin views that load through the selector, call a service, render."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from rulesets.core import InvalidEdit
+from rulesets.registry import SYSTEMS
+from sheets.characters.layouts import edit_fragments, sheet_context
+from sheets.characters.pdf import render_character_pdf
+from sheets.characters.selectors import character_for_edit, character_for_view, visible_characters
+from sheets.characters.services import (
+    EditRefused,
+    StaleVersion,
+    character_apply_edits,
+    character_create,
+    character_delete,
+    character_duplicate,
+)
+from sheets.characters.transfer import ImportRefused, export_character, import_character
+
+
+def _sheet_template(character) -> str:
+    return f"rulesets/{character.system}/sheet.html"
+
+
+@require_GET
+@login_required
+def character_list(request: HttpRequest) -> HttpResponse:
+    characters = visible_characters(request.user).only("pk", "name", "system", "updated_at")
+    return render(request, "characters/list.html", {"characters": characters})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_new(request: HttpRequest) -> HttpResponse:
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        system = request.POST.get("system", "")
+        if system not in SYSTEMS:
+            errors["system"] = "Pick one of the rule systems below."
+        else:
+            try:
+                character = character_create(
+                    owner=request.user, name=request.POST.get("name", ""), system=system
+                )
+            except InvalidEdit as error:
+                errors["name" if error.trait == "character.name" else "system"] = error.message
+            else:
+                return redirect("character_sheet", pk=character.pk)
+    return render(
+        request,
+        "characters/new.html",
+        {"systems": SYSTEMS.values(), "errors": errors, "posted": request.POST},
+        status=400 if errors else 200,
+    )
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
+def character_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_view(request.user, pk)
+    return render(request, _sheet_template(character), sheet_context(character))
+
+
+def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
+    """Read which traits a sheet form submitted: one clicked dot, one changed field, or a
+    whole section saved with its button (the no-JavaScript path)."""
+    if "edit" in post:
+        trait, _, value = post["edit"].partition("=")
+        return {trait: value}
+    if "only" in post:
+        return {post["only"]: post.get(post["only"], "")}
+    prefixes = {"details": ("info.", "character.name"), "readings": ("setting.",)}
+    wanted = prefixes.get(post.get("save", ""), ())
+    return {k: v for k, v in post.items() if wanted and k.startswith(wanted)}
+
+
+@require_POST
+@login_required
+@vary_on_headers("HX-Request")
+def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    edits = _edits_from(request.POST)
+    try:
+        expected = int(request.POST.get("version", ""))
+    except ValueError:
+        expected = -1
+    try:
+        character = character_apply_edits(
+            user=request.user, character_id=pk, edits=edits, expected_version=expected
+        )
+    except EditRefused as refused:
+        character = character_for_view(request.user, pk)
+        context = sheet_context(character, errors=refused.errors, submitted=edits)
+        if request.htmx:
+            context |= edit_fragments(context, edits)
+            return render(request, f"{_sheet_template(character)}#edit-response", context)
+        return render(request, _sheet_template(character), context, status=400)
+    except StaleVersion as stale:
+        character = character_for_view(request.user, pk)
+        context = sheet_context(character) | {"conflict": str(stale)}
+        if request.htmx:
+            response = render(request, f"{_sheet_template(character)}#sheet", context)
+            response["HX-Retarget"] = "#sheet"
+            response["HX-Reswap"] = "outerHTML"
+            return response
+        return render(request, _sheet_template(character), context, status=409)
+    if request.htmx:
+        context = sheet_context(character)
+        context |= edit_fragments(context, edits)
+        return render(request, f"{_sheet_template(character)}#edit-response", context)
+    return redirect("character_sheet", pk=character.pk)
+
+
+@require_POST
+@login_required
+def character_copy(request: HttpRequest, pk: int) -> HttpResponse:
+    copy = character_duplicate(user=request.user, character_id=pk)
+    messages.success(request, f"Made a copy: “{copy.name}”.")
+    return redirect("character_sheet", pk=copy.pk)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_edit(request.user, pk)
+    if request.method == "POST":
+        try:
+            name = character_delete(
+                user=request.user,
+                character_id=pk,
+                expected_version=int(request.POST.get("version", "-1") or -1),
+            )
+        except (StaleVersion, ValueError):
+            messages.error(request, "The character changed since you opened this page; look "
+                           "again before deleting it.")
+            return redirect("character_remove", pk=pk)
+        messages.success(request, f"Deleted “{name}”.")
+        return redirect("character_list")
+    return render(request, "characters/confirm_delete.html", {"character": character})
+
+
+@require_GET
+@login_required
+def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_view(request.user, pk)
+    response = HttpResponse(render_character_pdf(character), content_type="application/pdf")
+    filename = slugify(character.name) or "character"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.pdf"'
+    return response
+
+
+@require_GET
+@login_required
+def character_export(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_view(request.user, pk)
+    body = json.dumps(export_character(character), indent=2, ensure_ascii=False)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    filename = slugify(character.name) or "character"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.datapad.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_import(request: HttpRequest) -> HttpResponse:
+    error = ""
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None:
+            error = "Choose a character file (.json) to import."
+        else:
+            try:
+                # Read one byte past the limit, so an oversized file is refused unparsed.
+                raw = upload.read(settings.CHARACTER_IMPORT_MAX_BYTES + 1)
+                character = import_character(owner=request.user, raw=raw)
+            except ImportRefused as refused:
+                error = str(refused)
+            else:
+                messages.success(request, f"Imported “{character.name}”.")
+                return redirect("character_sheet", pk=character.pk)
+    return render(
+        request, "characters/import.html", {"error": error}, status=400 if error else 200
+    )
+
+
+@require_GET
+@login_required
+def character_history(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_view(request.user, pk)
+    revisions = character.revisions.select_related("author")[:200]
+    return render(
+        request, "characters/history.html", {"character": character, "revisions": revisions}
+    )

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+from sheets import views
+from sheets.accounts import views as account_views
+from sheets.characters import views as character_views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("characters/", character_views.character_list, name="character_list"),
+    path("characters/new/", character_views.character_new, name="character_new"),
+    path("characters/import/", character_views.character_import, name="character_import"),
+    path("characters/<int:pk>/", character_views.character_sheet, name="character_sheet"),
+    path("characters/<int:pk>/edit/", character_views.character_edit, name="character_edit"),
+    path("characters/<int:pk>/copy/", character_views.character_copy, name="character_copy"),
+    path("characters/<int:pk>/delete/", character_views.character_remove, name="character_remove"),
+    path("characters/<int:pk>/pdf/", character_views.character_pdf, name="character_pdf"),
+    path("characters/<int:pk>/export/", character_views.character_export, name="character_export"),
+    path(
+        "characters/<int:pk>/history/", character_views.character_history, name="character_history"
+    ),
+    path("admin/", admin.site.urls),
+]
