@@ -62,7 +62,7 @@ class DieCode:
                 f"“{text}” has {abs(pips)} pips; a code carries at most 2 "
                 f"(3 pips make 1D, so write {cls.from_pips(dice * PIPS_PER_DIE + pips)})."
             )
-        return cls(sign * dice, sign * pips)
+        return cls(sign * dice, pips)
 
     @property
     def total_pips(self) -> int:
@@ -83,15 +83,11 @@ class DieCode:
         return DieCode(-self.dice, -self.pips)
 
     def format(self, *, signed: bool = False) -> str:
-        """Print the code the way the rulebooks do: 4D+2, 4D, +1D+1 (signed), -1D."""
-        negative = self.dice < 0 or (self.dice == 0 and self.pips < 0)
-        dice, pips = (-self.dice, -self.pips) if negative else (self.dice, self.pips)
-        text = f"{dice}D"
-        if pips:
-            text += f"{'+' if pips > 0 else '-'}{abs(pips)}"
-        if negative:
-            return "-" + text
-        return ("+" + text) if signed else text
+        """Print the code the way the rulebooks do: 4D+2, 4D, +1D+1 (signed), -1D-1."""
+        text = f"{self.dice}D" + (f"{self.pips:+d}" if self.pips else "")
+        if signed and self.dice >= 0:
+            return "+" + text
+        return text
 
     def __str__(self) -> str:
         return self.format()

@@ -158,8 +158,14 @@ def sheet_context(
     pool_violations = {
         pool.key: report.for_trait(f"pool.{pool.key}") for pool in report.pools
     }
+    known = {f.trait for column in header_columns for f in column}
+    known |= {f"setting.{s.key}" for s in swd10.SETTINGS}
+    known |= {f"{prefix}.{t.slug}" for prefix, traits in (("attr", ATTRIBUTES), ("abil", ABILITIES))
+              for t in traits}
     return {
         "character": character,
+        # Refusals with no field of their own (an unknown trait) are shown above the sheet.
+        "stray_errors": [message for trait, message in errors.items() if trait not in known],
         "sheet": sheet,
         "report": report,
         "errors": errors,

@@ -1,0 +1,54 @@
+# Datapad: `make run` serves the app, `make test` runs every test; both set up what they need.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+# Debian packages the tests need: Chromium for the browser tests, poppler-utils for
+# pdftoppm, HarfBuzz subsetting and Pango for WeasyPrint.
+SYSTEM_PACKAGES := chromium poppler-utils libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0
+
+.PHONY: run test bench lint format demo system-deps setup clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	touch $(INSTALLED)
+
+system-deps:
+	@missing=""; for pkg in $(SYSTEM_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing missing Debian packages:$$missing"; \
+	  sudo=""; [ "$$(id -u)" -ne 0 ] && sudo="sudo"; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	fi
+
+setup: $(INSTALLED)
+	$(BIN)/python manage.py migrate --noinput
+
+run: setup
+	@echo "Datapad on http://127.0.0.1:8000 (demo characters: make demo)"
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+demo: setup
+	$(BIN)/python manage.py load_demo
+
+test: $(INSTALLED) system-deps
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python -m benchmarks.run
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(INSTALLED)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .hypothesis

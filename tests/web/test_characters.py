@@ -1,0 +1,118 @@
+"""My characters: list, create, rename, duplicate, delete; revisions of every change."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from sheets.characters.models import Character, Revision
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_home_page_names_the_four_systems_and_leads_to_sign_up(client):
+    page = client.get("/").content.decode()
+    for name in ("Star Wars Storytelling (d10)", "Star O.R.E.", "West End Games d6", "1o3d10"):
+        assert name in page
+    assert reverse("signup") in page and reverse("login") in page
+
+
+def test_a_player_creates_a_swd10_character_and_lands_on_its_sheet(player_client, player):
+    response = player_client.post(
+        reverse("character_new"), {"name": "  Kira   Dane ", "system": "swd10"}
+    )
+    character = Character.objects.get(owner=player)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("character_sheet", args=[character.pk])
+    assert character.name == "Kira Dane"
+    assert character.sheet["attributes"]["strength"] == 1
+    assert character.revisions.get().summary == "Created"
+
+
+def test_the_create_page_offers_every_system_and_says_which_are_not_built(player_client):
+    page = player_client.get(reverse("character_new")).content.decode()
+    assert page.count('type="radio"') == 4
+    assert page.count("disabled") >= 3
+    assert page.count("Not built yet: it cannot be picked.") == 3
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"name": "Jax", "system": "ore"}, "Star O.R.E. is not available yet."),
+        ({"name": "Jax", "system": "d20"}, "Pick one of the rule systems below."),
+        ({"name": "   ", "system": "swd10"}, "A character needs a name."),
+    ],
+)
+def test_it_refuses_a_character_it_cannot_make_and_creates_nothing(player_client, form, message):
+    response = player_client.post(reverse("character_new"), form)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Character.objects.count() == 0
+
+
+def test_the_list_shows_only_my_characters(player_client, swd10_character, other_player):
+    from sheets.characters.services import character_create
+
+    character_create(owner=other_player, name="Mara's spy", system="swd10")
+    page = player_client.get(reverse("character_list")).content.decode()
+    assert "Kira Dane" in page
+    assert "Mara&#x27;s spy" not in page and "Mara's spy" not in page
+
+
+def test_renaming_goes_through_the_sheet_form_and_is_recorded(player_client, swd10_character):
+    response = player_client.post(
+        reverse("character_edit", args=[swd10_character.pk]),
+        {"only": "character.name", "character.name": "Kira Vel", "version": 1},
+    )
+    assert response.status_code == 302
+    swd10_character.refresh_from_db()
+    assert (swd10_character.name, swd10_character.version) == ("Kira Vel", 2)
+    revision = swd10_character.revisions.first()
+    assert (revision.before, revision.after) == ({"name": "Kira Dane"}, {"name": "Kira Vel"})
+
+
+def test_duplicating_makes_an_independent_copy(player_client, swd10_character):
+    response = player_client.post(reverse("character_copy", args=[swd10_character.pk]))
+    copy = Character.objects.exclude(pk=swd10_character.pk).get()
+    assert response["Location"] == reverse("character_sheet", args=[copy.pk])
+    assert copy.name == "Kira Dane (copy)"
+    assert copy.sheet == swd10_character.sheet
+    player_client.post(
+        reverse("character_edit", args=[copy.pk]), {"edit": "attr.wits=3", "version": 1}
+    )
+    swd10_character.refresh_from_db()
+    assert swd10_character.sheet["attributes"]["wits"] == 1
+
+
+def test_deleting_asks_first_then_deletes(player_client, swd10_character):
+    url = reverse("character_remove", args=[swd10_character.pk])
+    confirm = player_client.get(url)
+    assert "Yes, delete “Kira Dane”" in confirm.content.decode()
+    assert Character.objects.filter(pk=swd10_character.pk).exists()
+    response = player_client.post(url, {"version": 1})
+    assert response["Location"] == reverse("character_list")
+    assert not Character.objects.filter(pk=swd10_character.pk).exists()
+
+
+def test_deleting_a_sheet_that_changed_since_the_confirmation_is_refused(
+    player_client, swd10_character
+):
+    player_client.post(
+        reverse("character_edit", args=[swd10_character.pk]), {"edit": "attr.wits=2", "version": 1}
+    )
+    response = player_client.post(
+        reverse("character_remove", args=[swd10_character.pk]), {"version": 1}
+    )
+    assert response.status_code == 302
+    assert Character.objects.filter(pk=swd10_character.pk).exists()
+
+
+def test_the_history_page_lists_who_changed_what(player_client, swd10_character):
+    player_client.post(
+        reverse("character_edit", args=[swd10_character.pk]), {"edit": "abil.dodge=2", "version": 1}
+    )
+    page = player_client.get(reverse("character_history", args=[swd10_character.pk]))
+    text = page.content.decode()
+    assert "Changed Dodge" in text and "sheet.abilities.dodge" in text and "luke" in text
+    assert Revision.objects.filter(character=swd10_character).count() == 2
