@@ -40,7 +40,7 @@ test: $(INSTALLED) system-deps
 	$(BIN)/python -m pytest
 
 bench: setup
-	$(BIN)/python -m benchmarks.run
+	$(BIN)/python manage.py bench
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -26,7 +26,7 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("Set SECRET_KEY when DEBUG is off.")
-    SECRET_KEY = "datapad-development-only-not-secret"  # noqa: S105 - development default
+    SECRET_KEY = "datapad-development-only-not-secret"
 
 ALLOWED_HOSTS = [
     host.strip()

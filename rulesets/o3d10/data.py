@@ -258,7 +258,7 @@ ALTERATION_TARGET_INTELLIGENCE: tuple[Band, ...] = (
     Band(9, 7, "L204"),
     Band(10, 10, "L205", low_inclusive=False),
 )
-ALTERATION_TRICK: dict[str, int] = {"easy": 2, "normal": 5, "hard": 8, "very_hard": 10}  # L206-9
+ALTERATION_TRICK: dict[str, int] = {"easy": 2, "normal": 5, "hard": 8, "very_hard": 10}  # L206-L209
 ALTERATION_DISTANCE_M: tuple[Band, ...] = (
     Band(0, 1, "L210"),
     Band(2, 5, "L211"),

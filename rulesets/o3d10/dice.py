@@ -32,7 +32,7 @@ FORCE_KEEP_RULES = ("middle", "highest")
 Dice = tuple[int, int, int]
 
 
-class LuckRefused(ValueError):  # noqa: N818 - reads as "raise LuckRefused(...)"
+class LuckRefused(ValueError):
     """Midichlorian Luck cannot be applied to this roll; the message says why."""
 
 
@@ -119,7 +119,9 @@ def read_dice(
     )
 
 
-def roll_explosion(rng: random.Random, explode_mode: str = "max_of_3d10") -> tuple[tuple[int, ...], int]:
+def roll_explosion(
+    rng: random.Random, explode_mode: str = "max_of_3d10"
+) -> tuple[tuple[int, ...], int]:
     """Roll the extra dice of an explosion and say what they add (L9)."""
     if explode_mode == "open_d10":
         rolled: list[int] = []
@@ -238,7 +240,11 @@ def kept_counts(position: int) -> tuple[int, ...]:
 
 @cache
 def critical_fail_count(
-    *, wounded: bool, force: bool = False, force_keep: str = "middle", wounded_crit_fail: str = "literal"
+    *,
+    wounded: bool,
+    force: bool = False,
+    force_keep: str = "middle",
+    wounded_crit_fail: str = "literal",
 ) -> int:
     """Count the fumbling outcomes out of 1000 under the given readings."""
     return sum(
@@ -272,7 +278,9 @@ def explosion_at_least(needed: int, explode_mode: str = "max_of_3d10") -> Fracti
 
 
 @cache
-def chance_at_least(target: int, *, position: int = MIDDLE, explode_mode: str = "max_of_3d10") -> Fraction:
+def chance_at_least(
+    target: int, *, position: int = MIDDLE, explode_mode: str = "max_of_3d10"
+) -> Fraction:
     """Give the exact chance that the target die plus explosion reaches `target`."""
     counts = kept_counts(position)
     sides = data.DIE_SIDES

@@ -563,9 +563,7 @@ WEAPONS: tuple[Weapon, ...] = (
     Weapon("sword", "Sword", "melee", "width+1", "L410"),
     Weapon("vibrosword", "Vibrosword", "melee", "width+1", "L411", penetration=2),
     Weapon("spear", "Spear", "melee", "width+1", "L412", penetration=1),
-    Weapon(
-        "force_pike", "Force pike", "melee", "width+2", "L413", penetration=2, special="Stun"
-    ),
+    Weapon("force_pike", "Force pike", "melee", "width+2", "L413", penetration=2, special="Stun"),
     Weapon("vibro_ax", "Vibro-ax", "melee", "width+3", "L414", penetration=3),
     Weapon("lightsaber", "Lightsaber", "melee", "width+3", "L415", penetration=5, initiative=1),
     Weapon(
@@ -580,9 +578,7 @@ WEAPONS: tuple[Weapon, ...] = (
     ),
     Weapon("bow", "Bow", "simple ranged", "width", "L419"),
     Weapon("sling", "Sling", "simple ranged", "width", "L420"),
-    Weapon(
-        "net", "Net", "simple ranged", "none", "L421", special="-1d Coordination, half move"
-    ),
+    Weapon("net", "Net", "simple ranged", "none", "L421", special="-1d Coordination, half move"),
     Weapon(
         "holdout_blaster",
         "Hold-out or decorative blaster",
@@ -639,7 +635,13 @@ WEAPONS: tuple[Weapon, ...] = (
         special="Spray 6",
     ),
     Weapon(
-        "frag_grenade", "Frag grenade", "grenade", "width+3", "L441", penetration=3, special="Area 4"
+        "frag_grenade",
+        "Frag grenade",
+        "grenade",
+        "width+3",
+        "L441",
+        penetration=3,
+        special="Area 4",
     ),
     Weapon(
         "thermal_detonator",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulesets.core import InvalidSheet
@@ -22,7 +22,6 @@ from rulesets.ore.data import (
     POWER_MAXIMUM_DICE,
     POWERS,
     SKILL_BY_SLUG,
-    SKILL_MAXIMUM,
     SPECIES_BY_SLUG,
     STARTING_LANGUAGE_DICE,
     STAT_BY_SLUG,
@@ -38,6 +37,7 @@ PHASES = ("creation", "play")
 MAX_DICE_FIELD = 20  # a stored stat can never reasonably exceed this; check() gives the real cap
 MAX_POINTS = 100_000
 MAX_XP_AWARDS = 1000
+Checker = Callable[[Any, str], Any]
 
 
 def skill_id(name: str) -> str:
@@ -67,9 +67,7 @@ def new_skill(catalog_slug: str, specialty: str = "", dice: int = 0, free: int =
 def wound_box_count(sheet: Mapping[str, Any], location_boxes: int) -> int:
     """Boxes on one location: the table's count, +1 per level of massive (L814, L850)."""
     species = SPECIES_BY_SLUG.get(sheet.get("species", "human"), SPECIES_BY_SLUG["human"])
-    massive = sum(
-        row["level"] for row in sheet.get("abilities", ()) if row["ability"] == "massive"
-    )
+    massive = sum(row["level"] for row in sheet.get("abilities", ()) if row["ability"] == "massive")
     return location_boxes + species.extra_wound_boxes + massive
 
 
@@ -166,7 +164,20 @@ def _choice(value: Any, path: str, allowed: Mapping | tuple) -> str:
     return value
 
 
-def _row(value: Any, path: str, fields: dict[str, Any]) -> dict:
+def _ints(lowest: int, highest: int) -> Checker:
+    return lambda value, path: _int(value, path, lowest, highest)
+
+
+def _texts(longest: int) -> Checker:
+    return lambda value, path: _text(value, path, longest)
+
+
+def _slug_or_blank(catalog: Mapping) -> Checker:
+    # Rows picked from a catalog remember where they came from; typed-in rows say "".
+    return lambda value, path: value if value == "" else _choice(value, path, catalog)
+
+
+def _row(value: Any, path: str, fields: dict[str, Checker]) -> dict:
     """Check one list row against {field: checker}, filling nothing: every field is required."""
     row = _mapping(value, path, tuple(fields))
     missing = sorted(set(fields) - set(row))
@@ -176,33 +187,31 @@ def _row(value: Any, path: str, fields: dict[str, Any]) -> dict:
 
 
 def _skill_row(value: Any, path: str) -> dict:
-    def catalog(v: Any, p: str) -> str:
-        return v if v == "" else _choice(v, p, SKILL_BY_SLUG)
-
     row = _row(
         value,
         path,
         {
-            "id": lambda v, p: _text(v, p, 200),
-            "skill": catalog,
-            "name": lambda v, p: _text(v, p, 200),
-            "specialty": lambda v, p: _text(v, p, 200),
+            "id": _texts(200),
+            "skill": _slug_or_blank(SKILL_BY_SLUG),
+            "name": _texts(200),
+            "specialty": _texts(200),
             "stat": lambda v, p: _choice(v, p, STAT_BY_SLUG),
-            "dice": lambda v, p: _int(v, p, 0, MAX_DICE_FIELD),
-            "free": lambda v, p: _int(v, p, 0, STARTING_LANGUAGE_DICE),
+            "dice": _ints(0, MAX_DICE_FIELD),
+            "free": _ints(0, STARTING_LANGUAGE_DICE),
         },
     )
     if not row["name"].strip():
         raise _fail(path, "a skill needs a name")
-    if row["id"] != skill_id(row["name"]):
-        raise _fail(path, f"id {row['id']!r} does not match the name {row['name']!r}")
+    # The id is fixed when the skill is added; renaming a specialty keeps it (stable keys).
+    if not re.fullmatch(r"[a-z0-9_]+", row["id"]):
+        raise _fail(f"{path}.id", "use lowercase letters, digits and _ only")
     if row["free"] and row["skill"] != "language":
         raise _fail(path, "only the two starting languages come with free dice")
     return row
 
 
 def _power_row(value: Any, path: str) -> dict:
-    dice = lambda v, p: _int(v, p, 0, POWER_MAXIMUM_DICE)  # noqa: E731 - a one-line checker
+    dice = _ints(0, POWER_MAXIMUM_DICE)
     return _row(value, path, {"dice": dice, "hard": dice, "wiggle": dice, "approved": _bool})
 
 
@@ -232,8 +241,8 @@ def validate_sheet(data: Any) -> dict:
                 award,
                 f"xp_awards.{n}",
                 {
-                    "amount": lambda v, p: _int(v, p, 1, MAX_POINTS),
-                    "note": lambda v, p: _text(v, p, 500),
+                    "amount": _ints(1, MAX_POINTS),
+                    "note": _texts(500),
                 },
             )
             for n, award in enumerate(_list(top["xp_awards"], "xp_awards", MAX_XP_AWARDS))
@@ -248,8 +257,9 @@ def validate_sheet(data: Any) -> dict:
             for n, row in enumerate(_list(top["skills"], "skills", 200))
         ]
         ids = [row["id"] for row in skills]
-        if len(set(ids)) != len(ids):
-            raise _fail("skills", "two skills share a name")
+        names = [row["name"].lower() for row in skills]
+        if len(set(ids)) != len(ids) or len(set(names)) != len(names):
+            raise _fail("skills", "two skills share an id or a name")
         if sum(1 for row in skills if row["free"]) > 2:
             raise _fail("skills", "only two starting languages come with free dice")
         sheet["skills"] = skills
@@ -263,25 +273,26 @@ def validate_sheet(data: Any) -> dict:
             slug: _row(
                 row,
                 f"stunts.{slug}",
-                {"dice": lambda v, p: _int(v, p, 1, STUNT_MAXIMUM_DICE), "approved": _bool},
+                {"dice": _ints(1, STUNT_MAXIMUM_DICE), "approved": _bool},
             )
             for slug, row in stunts.items()
         }
     if "willpower" in top:
-        willpower = _mapping(top["willpower"], "willpower", ("bought", "extra", "adjustment"))
-        points = lambda v, p: _int(v, p, 0, MAX_POINTS)  # noqa: E731
+        points = _ints(0, MAX_POINTS)
         sheet["willpower"] = _row(
-            willpower,
+            top["willpower"],
             "willpower",
             {
                 "bought": points,
                 "extra": points,
-                "adjustment": lambda v, p: _int(v, p, -MAX_POINTS, MAX_POINTS),
+                "adjustment": _ints(-MAX_POINTS, MAX_POINTS),
             },
         )
     if "dark_side" in top:
-        points = lambda v, p: _int(v, p, 0, MAX_POINTS)  # noqa: E731
-        sheet["dark_side"] = _row(top["dark_side"], "dark_side", {"base": points, "current": points})
+        points = _ints(0, MAX_POINTS)
+        sheet["dark_side"] = _row(
+            top["dark_side"], "dark_side", {"base": points, "current": points}
+        )
     if "abilities" in top:
         sheet["abilities"] = [
             _ability_row(row, f"abilities.{n}", sheet)
@@ -299,7 +310,9 @@ def validate_sheet(data: Any) -> dict:
         ]
     if "lightsaber_form" in top:
         form = top["lightsaber_form"]
-        sheet["lightsaber_form"] = form if form == "" else _choice(form, "lightsaber_form", FORM_BY_SLUG)
+        sheet["lightsaber_form"] = (
+            form if form == "" else _choice(form, "lightsaber_form", FORM_BY_SLUG)
+        )
     sheet["wounds"] = {}
     if "wounds" in top:
         wounds = _mapping(top["wounds"], "wounds", ALL_LOCATIONS)
@@ -323,8 +336,8 @@ def _ability_row(value: Any, path: str, sheet: Mapping[str, Any]) -> dict:
         path,
         {
             "ability": lambda v, p: _choice(v, p, ABILITY_BY_SLUG),
-            "target": lambda v, p: _text(v, p, 200),
-            "level": lambda v, p: _int(v, p, 1, ABILITY_MAXIMUM_LEVEL),
+            "target": _texts(200),
+            "level": _ints(1, ABILITY_MAXIMUM_LEVEL),
         },
     )
     kind = ABILITY_BY_SLUG[row["ability"]].target
@@ -339,26 +352,22 @@ def _ability_row(value: Any, path: str, sheet: Mapping[str, Any]) -> dict:
 
 
 def _armor_row(value: Any, path: str) -> dict:
-    def source(v: Any, p: str) -> str:
-        return v if v == "" else _choice(v, p, ARMOR_BY_SLUG)
-
     def covers(v: Any, p: str) -> list[str]:
         locations = _list(v, p, len(ALL_LOCATIONS))
         for n, slug in enumerate(locations):
             _choice(slug, f"{p}.{n}", ALL_LOCATIONS)
         return [slug for slug in ALL_LOCATIONS if slug in locations]
 
-    small = lambda v, p: _int(v, p, 0, 50)  # noqa: E731
     return _row(
         value,
         path,
         {
-            "from": source,
-            "name": lambda v, p: _text(v, p, 200),
-            "ar": small,
-            "coordination": lambda v, p: _int(v, p, 0, 10),
-            "move": small,
-            "special": lambda v, p: _text(v, p, 500),
+            "from": _slug_or_blank(ARMOR_BY_SLUG),
+            "name": _texts(200),
+            "ar": _ints(0, 50),
+            "coordination": _ints(0, 10),
+            "move": _ints(0, 50),
+            "special": _texts(500),
             "covers": covers,
             "worn": _bool,
         },
@@ -366,23 +375,15 @@ def _armor_row(value: Any, path: str) -> dict:
 
 
 def _weapon_row(value: Any, path: str) -> dict:
-    def source(v: Any, p: str) -> str:
-        return v if v == "" else _choice(v, p, WEAPON_BY_SLUG)
-
-    small = lambda v, p: _int(v, p, 0, 50)  # noqa: E731
     return _row(
         value,
         path,
         {
-            "from": source,
-            "name": lambda v, p: _text(v, p, 200),
-            "damage": lambda v, p: _text(v, p, 200),
-            "penetration": small,
-            "initiative": small,
-            "special": lambda v, p: _text(v, p, 500),
+            "from": _slug_or_blank(WEAPON_BY_SLUG),
+            "name": _texts(200),
+            "damage": _texts(200),
+            "penetration": _ints(0, 50),
+            "initiative": _ints(0, 50),
+            "special": _texts(500),
         },
     )
-
-
-def skill_row_max() -> int:
-    return SKILL_MAXIMUM

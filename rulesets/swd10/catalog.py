@@ -155,10 +155,10 @@ class Merit:
 
     @property
     def cost_label(self) -> str:
+        """Return the cost as the seed prints it: "1 point", "4 points", "1-3 points"."""
         low, high = self.values[0], self.values[-1]
-        text = f"{low} point" if low == high == 1 else f"{low} points"
-        if low != high:
-            text = f"{low}-{high} points"
+        text = f"{low}-{high}" if low != high else str(low)
+        text += " point" if text == "1" else " points"
         if self.variant_bonus is not None:
             text += f", +{self.variant_bonus[0]} if {self.variant_bonus[1]}"
         return text

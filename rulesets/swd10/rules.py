@@ -334,13 +334,28 @@ def demo_sheet() -> dict:
         "destiny": "To find the lost Jedi archive",
     }
     sheet["attributes"] |= {
-        "strength": 2, "dexterity": 4, "stamina": 3,  # physical: 1 + 3 + 2 = 6
-        "charisma": 3, "manipulation": 2, "appearance": 2,  # social: 4
-        "perception": 2, "intelligence": 2, "wits": 2,  # mental: 3
+        "strength": 2,
+        "dexterity": 4,
+        "stamina": 3,  # physical: 1 + 3 + 2 = 6
+        "charisma": 3,
+        "manipulation": 2,
+        "appearance": 2,  # social: 4
+        "perception": 2,
+        "intelligence": 2,
+        "wits": 2,  # mental: 3
     }
     sheet["abilities"] |= {
-        "alertness": 2, "athletics": 2, "acrobatics": 3, "brawl": 1, "dodge": 3,  # 11
-        "firearms": 2, "melee": 2, "pilot": 2, "meditation": 1,  # 7
-        "lore_jedi": 2, "technology": 1, "history": 1,  # 4
+        "alertness": 2,
+        "athletics": 2,
+        "acrobatics": 3,
+        "brawl": 1,
+        "dodge": 3,  # 11
+        "firearms": 2,
+        "melee": 2,
+        "pilot": 2,
+        "meditation": 1,  # 7
+        "lore_jedi": 2,
+        "technology": 1,
+        "history": 1,  # 4
     }
     return sheet

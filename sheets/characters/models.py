@@ -49,7 +49,9 @@ class Revision(models.Model):
     class Meta:
         ordering = ["-version"]
         constraints = [
-            models.UniqueConstraint(fields=["character", "version"], name="one_revision_per_version")
+            models.UniqueConstraint(
+                fields=["character", "version"], name="one_revision_per_version"
+            )
         ]
 
     def __str__(self) -> str:

@@ -20,7 +20,7 @@ SETTING_PREFIX = "setting."
 NAME_MAX_LENGTH = 100
 
 
-class StaleVersion(Exception):  # noqa: N818 - reads as "raise StaleVersion"
+class StaleVersion(Exception):
     """The edit was made on an older version of the sheet than the one stored."""
 
     def __init__(self, expected: int, current: int) -> None:
@@ -32,7 +32,7 @@ class StaleVersion(Exception):  # noqa: N818 - reads as "raise StaleVersion"
         self.current = current
 
 
-class EditRefused(Exception):  # noqa: N818
+class EditRefused(Exception):
     """One or more submitted values were refused; nothing was saved."""
 
     def __init__(self, errors: dict[str, str]) -> None:
@@ -86,8 +86,13 @@ def _record(character: Character, author: AbstractBaseUser | None, summary: str,
 
 
 def character_create(
-    *, owner: AbstractBaseUser, name: str, system: str, sheet: dict | None = None,
-    rule_settings: dict | None = None, summary: str = "Created",
+    *,
+    owner: AbstractBaseUser,
+    name: str,
+    system: str,
+    sheet: dict | None = None,
+    rule_settings: dict | None = None,
+    summary: str = "Created",
 ) -> Character:
     """Create a character of a ready system with a blank (or given, already valid) sheet."""
     info = system_info(system)
@@ -100,9 +105,9 @@ def character_create(
             owner=owner,
             name=clean_name(name),
             system=system,
-            sheet=sheet if sheet is not None else ruleset.blank_sheet(
-                resolve_settings(ruleset.SETTINGS, chosen)
-            ),
+            sheet=sheet
+            if sheet is not None
+            else ruleset.blank_sheet(resolve_settings(ruleset.SETTINGS, chosen)),
             rule_settings=chosen,
         )
         _record(character, owner, summary, {})

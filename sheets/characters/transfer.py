@@ -32,7 +32,7 @@ SCHEMA_VERSION = 1
 _KEYS = {"format", "schema_version", "system", "name", "rule_settings", "sheet", "exported_at"}
 
 
-class ImportRefused(ValueError):  # noqa: N818
+class ImportRefused(ValueError):
     """The file cannot become a character; the message says why in plain words."""
 
 

@@ -102,10 +102,13 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except EditRefused as refused:
         character = character_for_view(request.user, pk)
-        context = sheet_context(character, errors=refused.errors, submitted=edits)
         if request.htmx:
+            context = sheet_context(
+                character, errors=refused.errors, submitted=edits, only=edits.keys()
+            )
             context |= edit_fragments(context, edits)
             return render(request, f"{_sheet_template(character)}#edit-response", context)
+        context = sheet_context(character, errors=refused.errors, submitted=edits)
         return render(request, _sheet_template(character), context, status=400)
     except StaleVersion as stale:
         character = character_for_view(request.user, pk)
@@ -117,7 +120,7 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
             return response
         return render(request, _sheet_template(character), context, status=409)
     if request.htmx:
-        context = sheet_context(character)
+        context = sheet_context(character, only=edits.keys())
         context |= edit_fragments(context, edits)
         return render(request, f"{_sheet_template(character)}#edit-response", context)
     return redirect("character_sheet", pk=character.pk)
@@ -143,8 +146,10 @@ def character_remove(request: HttpRequest, pk: int) -> HttpResponse:
                 expected_version=int(request.POST.get("version", "-1") or -1),
             )
         except (StaleVersion, ValueError):
-            messages.error(request, "The character changed since you opened this page; look "
-                           "again before deleting it.")
+            messages.error(
+                request,
+                "The character changed since you opened this page; look again before deleting it.",
+            )
             return redirect("character_remove", pk=pk)
         messages.success(request, f"Deleted “{name}”.")
         return redirect("character_list")
@@ -190,9 +195,7 @@ def character_import(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, f"Imported “{character.name}”.")
                 return redirect("character_sheet", pk=character.pk)
-    return render(
-        request, "characters/import.html", {"error": error}, status=400 if error else 200
-    )
+    return render(request, "characters/import.html", {"error": error}, status=400 if error else 200)
 
 
 @require_GET

@@ -40,7 +40,11 @@ def test_changing_the_password(client, player, password):
     client.force_login(player)
     response = client.post(
         reverse("password_change"),
-        {"old_password": password, "new_password1": "n3w-secret-phrase", "new_password2": "n3w-secret-phrase"},
+        {
+            "old_password": password,
+            "new_password1": "n3w-secret-phrase",
+            "new_password2": "n3w-secret-phrase",
+        },
     )
     assert response["Location"] == reverse("password_change_done")
     player.refresh_from_db()

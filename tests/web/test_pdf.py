@@ -67,7 +67,9 @@ def test_the_pdf_uses_the_bundled_fonts(printed):
 def test_the_pdf_renders_to_an_image(printed, tmp_path):
     source = tmp_path / "sheet.pdf"
     source.write_bytes(printed)
-    subprocess.run(["pdftoppm", "-r", "40", "-png", str(source), str(tmp_path / "page")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-r", "40", "-png", str(source), str(tmp_path / "page")], check=True
+    )
     (page,) = tmp_path.glob("page*.png")
     assert page.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert page.stat().st_size > 5_000

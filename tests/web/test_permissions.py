@@ -7,8 +7,13 @@ from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
 
-GET_PAGES = ["character_sheet", "character_pdf", "character_export", "character_history",
-             "character_remove"]
+GET_PAGES = [
+    "character_sheet",
+    "character_pdf",
+    "character_export",
+    "character_history",
+    "character_remove",
+]
 POST_PAGES = ["character_edit", "character_copy", "character_remove"]
 
 

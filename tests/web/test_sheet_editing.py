@@ -31,7 +31,9 @@ def test_the_sheet_shows_every_attribute_and_ability_as_dots(player_client, swd1
 def test_clicking_a_dot_with_htmx_returns_the_row_and_the_budget_in_one_fragment(
     player_client, swd10_character
 ):
-    response = edit(player_client, swd10_character, {"edit": "attr.dexterity=3", "version": 1}, **HTMX)
+    response = edit(
+        player_client, swd10_character, {"edit": "attr.dexterity=3", "version": 1}, **HTMX
+    )
     text = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in text
@@ -113,7 +115,10 @@ def test_changing_a_rule_reading_is_stored_and_shown(player_client, swd10_charac
         ({"edit": "abil.jedi_mind_trick=2"}, "is not a trait of a SWd10 sheet."),
         ({"only": "info.experience", "info.experience": "ten"}, "is not a whole number."),
         ({"only": "character.name", "character.name": " "}, "A character needs a name."),
-        ({"only": "setting.attribute_free_dot", "setting.attribute_free_dot": "maybe"}, "choose one of"),
+        (
+            {"only": "setting.attribute_free_dot", "setting.attribute_free_dot": "maybe"},
+            "choose one of",
+        ),
         ({"only": "setting.cosmic", "setting.cosmic": "1"}, "is not a rule reading"),
     ],
 )
@@ -135,8 +140,10 @@ def test_bad_input_gets_a_message_beside_the_field_and_changes_nothing(
 
 def test_a_refused_text_field_keeps_what_was_typed(player_client, swd10_character):
     response = edit(
-        player_client, swd10_character,
-        {"only": "info.destiny_points", "info.destiny_points": "many", "version": 1}, **HTMX,
+        player_client,
+        swd10_character,
+        {"only": "info.destiny_points", "info.destiny_points": "many", "version": 1},
+        **HTMX,
     )
     assert 'value="many"' in response.content.decode()
 
@@ -147,7 +154,9 @@ def test_a_stale_edit_from_a_second_tab_is_refused_and_the_current_values_shown(
 ):
     edit(player_client, swd10_character, {"edit": "attr.strength=3", "version": 1})
     response = edit(
-        player_client, swd10_character, {"edit": "attr.strength=2", "version": 1},
+        player_client,
+        swd10_character,
+        {"edit": "attr.strength=2", "version": 1},
         **(HTMX if htmx else {}),
     )
     text = response.content.decode()

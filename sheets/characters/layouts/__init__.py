@@ -7,22 +7,28 @@ renderer only call `sheet_context` below.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from sheets.characters.models import Character
 
 
 def sheet_context(
-    character: Character, *, errors: Mapping[str, str] | None = None,
+    character: Character,
+    *,
+    errors: Mapping[str, str] | None = None,
     submitted: Mapping[str, str] | None = None,
+    only: Collection[str] | None = None,
 ) -> dict:
     """Build the template context of a character's sheet.
 
     `errors` maps a trait to the message of a refused edit, `submitted` to the raw value
     the player typed, so a refused field shows what was typed beside why it was refused.
+    `only` names the traits an htmx edit touched: the layout may then skip the rest.
     """
     module = importlib.import_module(f"sheets.characters.layouts.{character.system}")
-    return module.sheet_context(character, errors=errors or {}, submitted=submitted or {})
+    return module.sheet_context(
+        character, errors=errors or {}, submitted=submitted or {}, only=only
+    )
 
 
 def edit_fragments(context: dict, edits: Mapping[str, str]) -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 import rulesets.swd10 as swd10
@@ -83,15 +83,20 @@ class Group:
 
 
 def _dot_row(
-    trait: str, spec: Trait, value: int, report: Report, costs: dict, errors: Mapping[str, str],
-    *, free_dot: bool = False,
+    trait: str,
+    spec: Trait,
+    value: int,
+    report: Report,
+    sheet: Mapping,
+    settings: Mapping,
+    errors: Mapping[str, str],
+    *,
+    free_dot: bool = False,
 ) -> DotRow:
     dots = []
     for number in range(1, spec.maximum + 1):
         sets = number - 1 if number == value else number
-        dots.append(
-            Dot(number, number <= value, max(sets, spec.minimum), free_dot and number == 1)
-        )
+        dots.append(Dot(number, number <= value, max(sets, spec.minimum), free_dot and number == 1))
     return DotRow(
         trait=trait,
         label=spec.label,
@@ -100,18 +105,29 @@ def _dot_row(
         maximum=spec.maximum,
         dots=dots,
         violations=report.for_trait(trait),
-        next_cost=costs.get(trait),
+        next_cost=(
+            swd10.advance_cost(sheet, trait, value + 1, settings) if value < spec.maximum else None
+        ),
         error=errors.get(trait, ""),
     )
 
 
 def sheet_context(
-    character: Character, *, errors: Mapping[str, str], submitted: Mapping[str, str]
+    character: Character,
+    *,
+    errors: Mapping[str, str],
+    submitted: Mapping[str, str],
+    only: Collection[str] | None = None,
 ) -> dict:
+    """Lay out the sheet; with `only`, lay out just the rows an edit response swaps."""
     settings = resolve_settings(swd10.SETTINGS, character.rule_settings)
     sheet = character.sheet
     report = swd10.check(sheet, settings)
-    costs = swd10.next_costs(sheet, settings)
+    whole_sections = {
+        kind
+        for kind in ("attributes", "abilities")
+        if only is None or any(t.startswith((f"prio.{kind}.", "setting.")) for t in only)
+    }
 
     fields = [
         Field(
@@ -145,23 +161,33 @@ def sheet_context(
             rank = order.index(key)
             group = Group(key, label, kind, rank, priorities[rank])
             group.rows = [
-                _dot_row(f"{prefix}.{t.slug}", t, values[t.slug], report, costs, errors,
-                         free_dot=free_dot)
+                _dot_row(
+                    f"{prefix}.{t.slug}",
+                    t,
+                    values[t.slug],
+                    report,
+                    sheet,
+                    settings,
+                    errors,
+                    free_dot=free_dot,
+                )
                 for t in traits
                 if t.group == key
+                and (kind in whole_sections or f"{prefix}.{t.slug}" in (only or ()))
             ]
             result.append(group)
         return result
 
     free_dot = bool(settings["attribute_free_dot"])
     derived = swd10.derived(sheet, settings)
-    pool_violations = {
-        pool.key: report.for_trait(f"pool.{pool.key}") for pool in report.pools
-    }
+    pool_violations = {pool.key: report.for_trait(f"pool.{pool.key}") for pool in report.pools}
     known = {f.trait for column in header_columns for f in column}
     known |= {f"setting.{s.key}" for s in swd10.SETTINGS}
-    known |= {f"{prefix}.{t.slug}" for prefix, traits in (("attr", ATTRIBUTES), ("abil", ABILITIES))
-              for t in traits}
+    known |= {
+        f"{prefix}.{t.slug}"
+        for prefix, traits in (("attr", ATTRIBUTES), ("abil", ABILITIES))
+        for t in traits
+    }
     return {
         "character": character,
         # Refusals with no field of their own (an unknown trait) are shown above the sheet.
@@ -171,17 +197,29 @@ def sheet_context(
         "errors": errors,
         "header_columns": header_columns,
         "attribute_groups": groups(
-            "attributes", ATTRIBUTE_GROUPS, ATTRIBUTES, sheet["attributes"],
-            ATTRIBUTE_PRIORITIES, "attr", free_dot,
+            "attributes",
+            ATTRIBUTE_GROUPS,
+            ATTRIBUTES,
+            sheet["attributes"],
+            ATTRIBUTE_PRIORITIES,
+            "attr",
+            free_dot,
         ),
         "ability_groups": groups(
-            "abilities", ABILITY_GROUPS, ABILITIES, sheet["abilities"],
-            ABILITY_PRIORITIES, "abil", False,
+            "abilities",
+            ABILITY_GROUPS,
+            ABILITIES,
+            sheet["abilities"],
+            ABILITY_PRIORITIES,
+            "abil",
+            False,
         ),
         "pools": [(pool, pool_violations[pool.key]) for pool in report.pools],
         "rank_choices": list(enumerate(RANK_LABELS)),
         "derived": derived,
-        "willpower_dots": [n <= derived["willpower_at_creation"] for n in range(1, WILLPOWER_CIRCLES + 1)],
+        "willpower_dots": [
+            n <= derived["willpower_at_creation"] for n in range(1, WILLPOWER_CIRCLES + 1)
+        ],
         "health_track": HEALTH_LEVELS,
         "readings": [
             (setting, settings[setting.key], setting.label_for(settings[setting.key]))

@@ -119,9 +119,7 @@ def test_the_counting_first_dot_reading_charges_the_printed_dot_too():
         ("info.player", "x" * 201, "Player is limited to 200 characters."),
     ],
 )
-def test_it_refuses_bad_edits_with_a_plain_message_and_leaves_the_sheet_alone(
-    trait, raw, message
-):
+def test_it_refuses_bad_edits_with_a_plain_message_and_leaves_the_sheet_alone(trait, raw, message):
     sheet = swd10.demo_sheet()
     snapshot = swd10.demo_sheet()
     with pytest.raises(InvalidEdit) as refused:

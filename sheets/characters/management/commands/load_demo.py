@@ -36,7 +36,10 @@ class Command(BaseCommand):
                 continue
             ruleset = get_ruleset(info.key)
             character_create(
-                owner=user, name=name, system=info.key, sheet=ruleset.demo_sheet(),
+                owner=user,
+                name=name,
+                system=info.key,
+                sheet=ruleset.demo_sheet(),
                 summary="Loaded as demo data",
             )
             self.stdout.write(f"Created {name} ({info.name}).")

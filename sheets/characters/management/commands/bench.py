@@ -1,0 +1,151 @@
+"""Measure, never assert: htmx edit time against a trivial view, queries, PDF and checks.
+
+Runs on a throw-away test database (the real one is never touched) and prints figures
+and ratios; `make bench` calls it.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django.test import Client
+from django.test.utils import (
+    CaptureQueriesContext,
+    override_settings,
+    setup_test_environment,
+    teardown_test_environment,
+)
+from django.urls import path
+
+import sheets.urls
+from rulesets.core import resolve_settings
+from rulesets.registry import get_ruleset, ready_systems
+from sheets.characters.models import Character
+from sheets.characters.pdf import render_character_pdf
+from sheets.characters.services import character_create
+
+
+def trivial(request: HttpRequest) -> HttpResponse:
+    return HttpResponse("ok")
+
+
+@login_required
+def trivial_logged_in(request: HttpRequest) -> HttpResponse:
+    # Same as `trivial`, but pays for the session and user look-ups every edit pays for.
+    return HttpResponse(f"ok {request.user.pk}")
+
+
+# The bench's own URL configuration: the app's URLs plus trivial views for comparison.
+urlpatterns = [
+    path("bench/trivial/", trivial),
+    path("bench/trivial-logged-in/", trivial_logged_in),
+    *sheets.urls.urlpatterns,
+]
+
+
+def timed(action: Callable[[], object], runs: int) -> list[float]:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def describe(samples: list[float]) -> str:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+    return f"median {statistics.median(samples) * 1000:7.2f} ms   p95 {p95 * 1000:7.2f} ms"
+
+
+class Command(BaseCommand):
+    help = "Print timings of edits, PDFs and rule checks (figures only, nothing asserted)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--runs", type=int, default=200)
+
+    def handle(self, *args, runs: int, **options) -> None:
+        setup_test_environment()
+        old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        try:
+            with override_settings(
+                ROOT_URLCONF=__name__,
+                PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+            ):
+                self.measure(runs)
+        finally:
+            connection.creation.destroy_test_db(old_name, verbosity=0)
+            teardown_test_environment()
+
+    def measure(self, runs: int) -> None:
+        user = get_user_model().objects.create_user("bench", password="bench-pass-123")
+        client = Client()
+        client.force_login(user)
+        out = self.stdout.write
+        out(f"Datapad bench on {connection.vendor}, {runs} runs each\n")
+
+        for info in ready_systems():
+            self.measure_system(info.key, info.name, user, client, runs)
+
+    def measure_system(self, key: str, name: str, user, client: Client, runs: int) -> None:
+        out = self.stdout.write
+        ruleset = get_ruleset(key)
+        settings = resolve_settings(ruleset.SETTINGS, {})
+        sheet = ruleset.demo_sheet()
+        character = character_create(owner=user, name="Bench", system=key, sheet=sheet)
+        out(f"[{name}]")
+
+        check = timed(
+            lambda: (ruleset.check(sheet, settings), ruleset.derived(sheet, settings)), runs
+        )
+        out(f"  full check + derived values       {describe(check)}")
+
+        trivial_times = timed(lambda: client.get("/bench/trivial/"), runs)
+        logged_in_times = timed(lambda: client.get("/bench/trivial-logged-in/"), runs)
+        trait, values = _edit_target(key)
+        url = f"/characters/{character.pk}/edit/"
+
+        def one_edit(step: int) -> float:
+            version = Character.objects.values_list("version", flat=True).get(pk=character.pk)
+            value = values[step % len(values)]
+            start = time.perf_counter()
+            response = client.post(
+                url, {"edit": f"{trait}={value}", "version": version}, HTTP_HX_REQUEST="true"
+            )
+            elapsed = time.perf_counter() - start
+            if response.status_code != 200 or b"changed elsewhere" in response.content:
+                raise RuntimeError(f"the bench edit was refused: {response.status_code}")
+            return elapsed
+
+        edit_times = [one_edit(step) for step in range(1, runs + 1)]
+        edit_median = statistics.median(edit_times)
+        ratio = edit_median / statistics.median(trivial_times)
+        ratio_logged_in = edit_median / statistics.median(logged_in_times)
+        out(f"  trivial Django view               {describe(trivial_times)}")
+        out(f"  trivial view, logged in           {describe(logged_in_times)}")
+        out(f"  htmx trait edit (server)          {describe(edit_times)}")
+        out(f"  edit / trivial (median)           {ratio:7.2f}x   (aim: within 3x)")
+        out(f"  edit / trivial logged in          {ratio_logged_in:7.2f}x")
+
+        with CaptureQueriesContext(connection) as queries:
+            one_edit(0)
+        out(f"  database queries per edit         {len(queries):7d}")
+
+        character.refresh_from_db()
+        render_character_pdf(character)  # warm: templates, fonts, CSS parsed once
+        pdf_runs = max(5, runs // 20)
+        pdf = timed(lambda: render_character_pdf(character), pdf_runs)
+        out(f"  PDF render, warm ({pdf_runs} runs)       {describe(pdf)}   (aim: under 300 ms)")
+
+
+def _edit_target(system: str) -> tuple[str, list[str]]:
+    """A trait each system can flip back and forth without leaving its legal range."""
+    targets = {"swd10": ("abil.stealth", ["1", "2", "3", "0"])}
+    return targets[system]

@@ -1,0 +1,92 @@
+"""A new player, in a real Chromium: sign up, build a SWd10 character live, print it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+from pypdf import PdfReader
+
+from sheets.characters.models import Character
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_new_player_builds_a_swd10_character_and_prints_it(live_server, page: Page):
+    page.goto(live_server.url + "/")
+    page.get_by_role("link", name="Sign up").first.click()
+    page.fill("input[name=username]", "padawan")
+    page.fill("input[name=password1]", "a-long-browser-pass-7")
+    page.fill("input[name=password2]", "a-long-browser-pass-7")
+    page.get_by_role("button", name="Create my account").click()
+    expect(page.get_by_role("heading", name="My characters")).to_be_visible()
+
+    page.get_by_role("link", name="New character").click()
+    page.fill("input[name=name]", "Kira Dane")
+    page.get_by_label(re.compile("Star Wars Storytelling")).check()
+    page.get_by_role("button", name="Create").click()
+    expect(page.get_by_role("heading", name=re.compile("Kira Dane"))).to_be_visible()
+    url_before = page.url
+
+    physical_left = page.locator("#pool-attributesphysical .left")
+    expect(physical_left).to_have_text("6")
+    page.get_by_role("button", name="Set Dexterity to 4").click()
+    expect(page.locator("#trait-attr-dexterity")).to_have_attribute("data-value", "4")
+    expect(physical_left).to_have_text("3")
+
+    # Clicking the top filled dot takes it away again.
+    page.locator("#trait-attr-dexterity").get_by_role("button", name="Set Dexterity to 3").nth(
+        0
+    ).click()
+    expect(page.locator("#trait-attr-dexterity")).to_have_attribute("data-value", "3")
+    expect(physical_left).to_have_text("4")
+
+    # Rapid clicks queue up rather than tripping the version check.
+    for label in ("Set Acrobatics to 3", "Set Dodge to 4", "Set Brawl to 2"):
+        page.get_by_role("button", name=label).click()
+    expect(page.locator("#trait-abil-dodge")).to_contain_text(
+        "Dodge is 4; no ability may be above 3 at creation (L292)."
+    )
+    expect(page.locator("#pool-abilitiestalents .spent")).to_have_text("9")
+    expect(page.locator("#budget")).to_contain_text("1 rule broken")
+    assert page.url == url_before, "the edits happened without a page load"
+
+    page.fill("#input-trait-info-player", "Ana")
+    page.locator("#input-trait-info-player").blur()
+    expect(page.locator("#sheet-version")).to_have_value("7")
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Download PDF").click()
+    pdf = download_info.value
+    text = PdfReader(pdf.path()).pages[0].extract_text()
+    assert "Kira Dane" in text and "Ana" in text
+    assert "●●●○○" in text  # Dexterity 3 and Acrobatics 3
+    assert "●●●●○" in text  # Dodge 4
+
+    character = Character.objects.get(name="Kira Dane")
+    assert character.sheet["abilities"]["dodge"] == 4
+    assert character.version == 7
+
+
+def test_two_tabs_editing_the_same_sheet_get_the_conflict_message(live_server, page: Page, player):
+    from sheets.characters.services import character_create
+
+    character = character_create(owner=player, name="Twin", system="swd10")
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=username]", "luke")
+    page.fill("input[name=password]", "a-long-test-password-42")
+    page.get_by_role("button", name="Log in").click()
+    sheet_url = f"{live_server.url}/characters/{character.pk}/"
+    page.goto(sheet_url)
+    other_tab = page.context.new_page()
+    other_tab.goto(sheet_url)
+
+    other_tab.get_by_role("button", name="Set Wits to 3").click()
+    expect(other_tab.locator("#trait-attr-wits")).to_have_attribute("data-value", "3")
+
+    page.get_by_role("button", name="Set Wits to 2").click()
+    expect(page.locator(".conflict")).to_contain_text("This sheet was changed elsewhere")
+    expect(page.locator("#trait-attr-wits")).to_have_attribute("data-value", "3")
+    character.refresh_from_db()
+    assert character.sheet["attributes"]["wits"] == 3
