@@ -58,7 +58,7 @@ SYSTEMS: dict[str, SystemInfo] = {
 }
 
 
-class UnknownSystem(KeyError):  # noqa: N818
+class UnknownSystem(KeyError):
     pass
 
 

@@ -49,9 +49,7 @@ class DieCode:
         """
         match = _CODE.match(text or "")
         if match is None:
-            raise DieCodeError(
-                f"“{text}” is not a die code; write it like 4D, 4D+2 or +1D+1."
-            )
+            raise DieCodeError(f"“{text}” is not a die code; write it like 4D, 4D+2 or +1D+1.")
         sign = -1 if match["sign"] == "-" else 1
         dice = int(match["dice"])
         pips = int(match["pips"] or 0)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-class InvalidEdit(ValueError):  # noqa: N818 - reads as "raise InvalidEdit(...)"
+class InvalidEdit(ValueError):
     """An edit was refused; `trait` says which field, `message` why, in plain words."""
 
     def __init__(self, trait: str, message: str) -> None:
@@ -12,5 +12,5 @@ class InvalidEdit(ValueError):  # noqa: N818 - reads as "raise InvalidEdit(...)"
         self.message = message
 
 
-class InvalidSheet(ValueError):  # noqa: N818
+class InvalidSheet(ValueError):
     """A whole sheet (an import) does not have the shape its system expects."""
