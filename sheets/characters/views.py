@@ -74,16 +74,24 @@ def character_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, _sheet_template(character), sheet_context(character))
 
 
+# Form fields that steer the request rather than name a trait.
+_CONTROL_FIELDS = {"csrfmiddlewaretoken", "version", "save", "edit", "only"}
+_SAVE_SECTIONS = {"details": ("info.", "character.name"), "readings": ("setting.",)}
+
+
 def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
-    """Read which traits a sheet form submitted: one clicked dot, one changed field, or a
-    whole section saved with its button (the no-JavaScript path)."""
+    """Read which traits a sheet form submitted: one clicked button ("edit=trait=value"),
+    one changed field ("only=trait"), or with a save button (the no-JavaScript path) a
+    section's fields ("save=details", "save=readings") or every field ("save=all")."""
     if "edit" in post:
         trait, _, value = post["edit"].partition("=")
         return {trait: value}
     if "only" in post:
         return {post["only"]: post.get(post["only"], "")}
-    prefixes = {"details": ("info.", "character.name"), "readings": ("setting.",)}
-    wanted = prefixes.get(post.get("save", ""), ())
+    save = post.get("save", "")
+    if save == "all":
+        return {k: v for k, v in post.items() if k not in _CONTROL_FIELDS}
+    wanted = _SAVE_SECTIONS.get(save)
     return {k: v for k, v in post.items() if wanted and k.startswith(wanted)}
 
 

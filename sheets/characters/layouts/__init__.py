@@ -1,7 +1,22 @@
 """Turn a stored sheet into what a system's templates print: rows, dots, pools, messages.
 
-Each system has a module here with `sheet_context(character, ...)`; the views and the PDF
-renderer only call `sheet_context` below.
+The contract between the generic views and one system (`swd10.py` is the example):
+
+- `sheets/characters/layouts/<key>.py` defines
+  `sheet_context(character, *, errors, submitted, only) -> dict` (the template context;
+  `errors` maps trait -> refusal message, `submitted` trait -> raw text typed, `only` the
+  traits an htmx edit touched, so the layout may skip the rest) and
+  `edit_fragments(context, edits) -> dict` (extra context naming what the edit response
+  swaps out of band).
+- `templates/rulesets/<key>/sheet.html` extends base.html and defines the partials
+  `sheet` (the whole sheet, root `id="sheet"`, showing `conflict` when set) and
+  `edit-response` (out-of-band swaps: `#sheet-version`, the edited rows or fields, the
+  budget panel, and any refusal message beside its field).
+- `templates/rulesets/<key>/print.html` plus `static/css/print-<key>.css` print the sheet.
+- The sheet form posts to `character_edit` with `version` and one of: `edit=<trait>=<raw>`
+  (a button), `only=<trait>` plus the field itself (a changed input), or `save=all`,
+  `save=details`, `save=readings` (no-JavaScript submit buttons); `character.name` renames
+  and `setting.<key>` changes a rule reading.
 """
 
 from __future__ import annotations
