@@ -235,7 +235,9 @@ FORCE_POWERS: tuple[ForcePower, ...] = (
     _power("inflict_pain", "Inflict pain", "control+alter", "003:2049", dark_side=True),
     _power("return_to_consciousness", "Return to consciousness", "control+alter", "003:2069"),
     _power("place_in_hibernation", "Place in hibernation trance", "control+alter", "003:2083"),
-    _power("accelerate_anothers_healing", "Accelerate another's healing", "control+alter", "003:2091"),
+    _power(
+        "accelerate_anothers_healing", "Accelerate another's healing", "control+alter", "003:2091"
+    ),
     _power("detoxify_poison_in_another", "Detoxify poison in another", "control+alter", "003:2099"),
     _power("control_anothers_disease", "Control another's disease", "control+alter", "003:2107"),
     _power("transfer_force", "Transfer Force", "control+alter", "003:2115"),

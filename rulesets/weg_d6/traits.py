@@ -36,6 +36,13 @@ def code_text(pips: int) -> str:
     return DieCode.from_pips(pips).format()
 
 
+def amount_text(pips: int) -> str:
+    """Say an amount left to spend: "2 pips" under a die, else a code like 1D+1."""
+    if 0 < pips < 3:
+        return f"{pips} pip" + ("s" if pips > 1 else "")
+    return code_text(pips)
+
+
 def parse_code(trait: str, raw: str) -> int:
     """Read a typed code ("4D+2", "4d+2", "4D", "+1D+1") into whole pips for storing."""
     try:
