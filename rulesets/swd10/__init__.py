@@ -10,9 +10,14 @@ from rulesets.swd10.rules import (
     check,
     demo_sheet,
     derived,
+    health_track,
     next_costs,
+    owned_merits,
     trait_label,
+    trait_view,
     validate_sheet,
+    xp_available,
+    xp_spent,
 )
 
 KEY = "swd10"
@@ -30,7 +35,12 @@ __all__ = [
     "check",
     "demo_sheet",
     "derived",
+    "health_track",
     "next_costs",
+    "owned_merits",
     "trait_label",
+    "trait_view",
     "validate_sheet",
+    "xp_available",
+    "xp_spent",
 ]

@@ -96,7 +96,12 @@ _KNOWLEDGES = (
     ("lore_sith", "Lore: Sith"),
     ("lore_species", "Lore: Species"),
     ("lore_wilderness", "Lore: Wilderness"),
+    # Three blank "Lore: ____" rows for lores the player names (L35-37).
+    ("custom_lore_1", "Lore: (your own)"),
+    ("custom_lore_2", "Lore: (your own)"),
+    ("custom_lore_3", "Lore: (your own)"),
 )
+CUSTOM_LORES = ("custom_lore_1", "custom_lore_2", "custom_lore_3")
 
 ABILITIES: tuple[Trait, ...] = (
     *(Trait(slug, label, "talents", "L17-27") for slug, label in _TALENTS),
@@ -112,6 +117,8 @@ TEXT_FIELDS: tuple[tuple[str, str], ...] = (
     ("demeanor", "Demeanor"),
     ("species", "Species"),
     ("destiny", "Destiny"),
+    ("passion", "Passion"),  # L59-61, L170
+    ("virtue", "Virtue"),  # L59-61, L172
 )
 NUMBER_FIELDS: tuple[tuple[str, str], ...] = (
     ("destiny_points", "Destiny points"),
@@ -126,16 +133,52 @@ RANK_LABELS = ("Primary", "Secondary", "Tertiary")
 ATTRIBUTE_BY_SLUG = {t.slug: t for t in ATTRIBUTES}
 ABILITY_BY_SLUG = {t.slug: t for t in ABILITIES}
 
+
+@dataclass(frozen=True)
+class HealthLevel:
+    name: str
+    # None where the character cannot act at all (Incapacitated).
+    penalty: int | None
+    note: str = ""
+
+
 # The hero's health track with the penalty printed beside each level (sheet L47-54).
-HEALTH_LEVELS: tuple[tuple[str, str], ...] = (
-    ("Bruised", "-0"),
-    ("Hurt", "-1"),
-    ("Injured", "-1"),
-    ("Wounded (can't run)", "-2"),
-    ("Mauled", "-2"),
-    ("Crippled (only 1 m / round)", "-5"),
-    ("Incapacitated", ""),
+HERO_HEALTH: tuple[HealthLevel, ...] = (
+    HealthLevel("Bruised", 0),
+    HealthLevel("Hurt", -1),
+    HealthLevel("Injured", -1),
+    HealthLevel("Wounded", -2, "can't run"),  # also L214
+    HealthLevel("Mauled", -2),
+    HealthLevel("Crippled", -5, "only 1 m / round"),  # also L214
+    HealthLevel("Incapacitated", None),
 )
+# A commoner (Power 0) has four levels (L98); whether "full health" is a box is unclear,
+# so the count is a setting (digest §4.2, ambiguity 6).
+COMMONER_HEALTH: tuple[HealthLevel, ...] = (
+    HealthLevel("Full health", 0),
+    HealthLevel("Injured", -1),
+    HealthLevel("Mauled", -2),
+    HealthLevel("Incapacitated", None),
+)
+GIANT_LEVEL = HealthLevel("Bruised (Giant)", 0)  # L346
+
+# Printed sheet columns (L1-69) and what the rules need beyond them (digest §1.6-1.7).
+MAX_POWER = 10  # ten circles (L48); Fearless needs Power 7 (L553)
+MAX_WILLPOWER = 10  # digest §1.6 proposal: five circles cannot show Wits 5 + 1 (L296)
+MAX_SIDE = 10  # both Path tables run 1-10 (L134-168)
+MERIT_POINTS = 3  # L298
+MAX_FLAW_POINTS = 6  # L302
+CREATION_POWER = 1  # L294
+MAX_LANGUAGES = 12
+MAX_WEAPONS = 10
+DEFAULT_WEAPON_DIFFICULTY = 6  # digest §1.6 [INTERP]: "Diff" is never defined
 # The sheet prints 5 Willpower circles (L52) but Wits 5 gives 6 at creation (L296); the
 # digest proposes the Storyteller norm of 10 (digest §1.6), which the print follows.
-WILLPOWER_CIRCLES = 10
+WILLPOWER_CIRCLES = MAX_WILLPOWER
+HEALTH_LEVELS: tuple[tuple[str, str], ...] = tuple(
+    (
+        f"{level.name} ({level.note})" if level.note else level.name,
+        "" if level.penalty is None else f"{level.penalty:+d}".replace("+0", "-0"),
+    )
+    for level in HERO_HEALTH
+)

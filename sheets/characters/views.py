@@ -80,19 +80,33 @@ _SAVE_SECTIONS = {"details": ("info.", "character.name"), "readings": ("setting.
 
 
 def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
-    """Read which traits a sheet form submitted: one clicked button ("edit=trait=value"),
-    one changed field ("only=trait"), or with a save button (the no-JavaScript path) a
-    section's fields ("save=details", "save=readings") or every field ("save=all")."""
+    """Read which traits a sheet form submitted.
+
+    - "edit=<trait>=<raw>": one clicked button;
+    - "only=<trait>": one changed field or one "add" row, whose extra inputs
+      "<trait>.1", "<trait>.2"... are joined to it with "|" ("slug|value|choice");
+    - "save=all", "save=details", "save=readings": the no-JavaScript submit buttons, taking
+      every field (or a section's), but never the "add" rows, which have their own button.
+    """
     if "edit" in post:
         trait, _, value = post["edit"].partition("=")
         return {trait: value}
     if "only" in post:
-        return {post["only"]: post.get(post["only"], "")}
+        trait = post["only"]
+        parts = [post.get(trait, "")]
+        index = 1
+        while f"{trait}.{index}" in post:
+            parts.append(post[f"{trait}.{index}"])
+            index += 1
+        return {trait: "|".join(parts)}
     save = post.get("save", "")
+    fields = {
+        k: v for k, v in post.items() if k not in _CONTROL_FIELDS and ".add" not in k
+    }
     if save == "all":
-        return {k: v for k, v in post.items() if k not in _CONTROL_FIELDS}
+        return fields
     wanted = _SAVE_SECTIONS.get(save)
-    return {k: v for k, v in post.items() if wanted and k.startswith(wanted)}
+    return {k: v for k, v in fields.items() if wanted and k.startswith(wanted)}
 
 
 @require_POST

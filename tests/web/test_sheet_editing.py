@@ -23,7 +23,9 @@ def test_the_sheet_shows_every_attribute_and_ability_as_dots(player_client, swd1
     text = page.content.decode()
     for label in ("Strength", "Wits", "Alertness", "Pilot (ships/speeders)", "Lore: Wilderness"):
         assert label in text
-    assert len(re.findall(r'class="dot[ "]', text)) == 9 * 5 + 46 * 5
+    # 9 attributes and 49 abilities (3 lores of your own) of 5, 6 Force knowledges of 5,
+    # Power, Willpower, Light and Dark side of 10 (L7-69).
+    assert len(re.findall(r'class="dot[ "]', text)) == 9 * 5 + 49 * 5 + 6 * 5 + 4 * 10
     for header in ("Player", "Chronicle", "Nature", "Demeanor", "Species", "Destiny points"):
         assert f">{header}</label>" in text
 
@@ -102,7 +104,7 @@ def test_changing_a_rule_reading_is_stored_and_shown(player_client, swd10_charac
         {"only": "setting.attribute_free_dot", "setting.attribute_free_dot": "False", "version": 1},
         **HTMX,
     )
-    assert 'id="readings" hx-swap-oob="true"' in response.content.decode()
+    assert 'id="section-readings" hx-swap-oob="true"' in response.content.decode()
     swd10_character.refresh_from_db()
     assert swd10_character.rule_settings == {"attribute_free_dot": False}
 

@@ -73,7 +73,6 @@ def valid(**changes) -> dict:
         (json.dumps(valid(format="other")), "This is not a Datapad character file"),
         (json.dumps(valid(schema_version=2)), "schema version 2; this Datapad reads version 1"),
         (json.dumps(valid(system="d20")), "Unknown rule system &#x27;d20&#x27;"),
-        (json.dumps(valid(system="ore")), "Star O.R.E. is not available yet."),
         (json.dumps(valid(name="")), "A character needs a name."),
         (json.dumps(valid(extra=1)), "Unknown fields in the file: extra."),
         (json.dumps(valid(rule_settings={"cosmic": 1})), "Unknown rule reading “cosmic”"),
@@ -94,4 +93,15 @@ def test_a_bad_file_gets_a_clear_error_and_creates_nothing(player_client, payloa
 def test_an_import_without_a_file_asks_for_one(player_client):
     response = player_client.post(reverse("character_import"), {})
     assert "Choose a character file" in response.content.decode()
+    assert Character.objects.count() == 0
+
+
+def test_a_file_of_a_system_not_built_yet_is_refused(player_client, monkeypatch):
+    from dataclasses import replace
+
+    from rulesets.registry import SYSTEMS
+
+    monkeypatch.setitem(SYSTEMS, "ore", replace(SYSTEMS["ore"], ready=False))
+    response = upload(player_client, json.dumps(valid(system="ore")))
+    assert "Star O.R.E. is not available yet." in response.content.decode()
     assert Character.objects.count() == 0

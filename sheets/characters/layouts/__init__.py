@@ -14,9 +14,10 @@ The contract between the generic views and one system (`swd10.py` is the example
   budget panel, and any refusal message beside its field).
 - `templates/rulesets/<key>/print.html` plus `static/css/print-<key>.css` print the sheet.
 - The sheet form posts to `character_edit` with `version` and one of: `edit=<trait>=<raw>`
-  (a button), `only=<trait>` plus the field itself (a changed input), or `save=all`,
-  `save=details`, `save=readings` (no-JavaScript submit buttons); `character.name` renames
-  and `setting.<key>` changes a rule reading.
+  (a button), `only=<trait>` plus the field itself (a changed input, or an "add" row whose
+  extra inputs `<trait>.1`, `<trait>.2`... are joined with "|"), or `save=all`,
+  `save=details`, `save=readings` (no-JavaScript submit buttons, which skip "add" rows);
+  `character.name` renames and `setting.<key>` changes a rule reading.
 """
 
 from __future__ import annotations
