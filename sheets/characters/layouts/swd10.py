@@ -33,7 +33,6 @@ from rulesets.swd10.data import (
     RANK_LABELS,
     TEXT_FIELDS,
 )
-from rulesets.swd10.prerequisites import unmet_force_ability_prerequisites
 from sheets.characters.models import Character
 
 # Which part of the page an edited trait lives in, so an htmx response swaps just that.
@@ -263,7 +262,7 @@ def _force_rows(b: _Builder, derived: dict) -> list[DotRow]:
 
 def _force_abilities(b: _Builder) -> tuple[list[dict], list[dict]]:
     owned = []
-    view = swd10.trait_view(b.sheet)
+
     for slug in b.sheet["force_abilities"]:
         ability = FORCE_ABILITY_BY_SLUG[slug]
         owned.append(
@@ -292,7 +291,6 @@ def _force_abilities(b: _Builder) -> tuple[list[dict], list[dict]]:
                 {
                     "slug": ability.slug,
                     "label": ability.name + (f" ({', '.join(needs)})" if needs else ""),
-                    "available": not unmet_force_ability_prerequisites(ability, view),
                 }
             )
         choices.append({"tree": knowledge.name, "options": options})
@@ -471,10 +469,10 @@ def edit_fragments(context: dict, edits: Mapping[str, str]) -> dict:
         elif trait.startswith("prio.abilities."):
             sections.add("abilities")
         elif trait.startswith("merit."):
-            # Merits move Appearance's range, prerequisites and the Force block.
-            sections |= {"merits", "attributes", "force", "other"}
+            # Merits move Appearance's range, prerequisites, the Force block and health.
+            sections |= {"merits", "attributes", "force_lists", "other"}
         elif trait in ("power", "side.light", "side.dark", "willpower"):
-            sections |= {"other", "force", "merits"}
+            sections |= {"other", "force_lists", "merit_list"}
         elif (section := section_of(trait)) is not None and not trait.startswith(
             ("attr.", "abil.", "lorename.")
         ):
@@ -482,7 +480,8 @@ def edit_fragments(context: dict, edits: Mapping[str, str]) -> dict:
     if any(t.startswith(("abil.firearms", "abil.melee")) for t in traits):
         sections.add("techniques")
     if any(t.startswith(("attr.", "abil.")) for t in traits):
-        sections |= {"force", "merits"}  # pools and prerequisites follow the dots
+        # Force pools and prerequisite messages follow the dots; the add rows do not.
+        sections |= {"force_lists", "merit_list"}
     rows = [
         row
         for group in context["attribute_groups"] + context["ability_groups"]
