@@ -56,3 +56,7 @@ class Revision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character_id} v{self.version}: {self.summary}"
+
+    @property
+    def changes_pair(self) -> tuple[dict, dict]:
+        return self.before, self.after

@@ -126,16 +126,19 @@ def _apply_setting(ruleset: Any, chosen: dict, trait: str, raw: str) -> None:
 
 
 def _summarise(ruleset: Any, edits: Mapping[str, str]) -> str:
-    labels = []
-    for trait in edits:
+    """Say what a write did in a line: "Strength → 3", "merit.add → short"."""
+    label = getattr(ruleset, "trait_label", None)
+    parts = []
+    for trait, raw in edits.items():
         if trait == NAME_TRAIT:
-            labels.append("name")
+            name = "Name"
         elif trait.startswith(SETTING_PREFIX):
-            labels.append("rule reading " + trait.removeprefix(SETTING_PREFIX))
+            name = "Rule reading " + trait.removeprefix(SETTING_PREFIX)
         else:
-            label = getattr(ruleset, "trait_label", None)
-            labels.append(label(trait) if label else trait)
-    return "Changed " + ", ".join(labels)
+            name = label(trait) if label else trait
+        value = " ".join(str(raw).split())
+        parts.append(f"{name} → {value[:40]}" if value else name)
+    return "; ".join(parts)
 
 
 def character_apply_edits(

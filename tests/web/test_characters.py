@@ -118,7 +118,7 @@ def test_the_history_page_lists_who_changed_what(player_client, swd10_character)
     )
     page = player_client.get(reverse("character_history", args=[swd10_character.pk]))
     text = page.content.decode()
-    assert "Changed Dodge" in text and "sheet.abilities.dodge" in text and "luke" in text
+    assert "Dodge → 2" in text and "sheet.abilities.dodge" in text and "luke" in text
     assert Revision.objects.filter(character=swd10_character).count() == 2
 
 
