@@ -44,7 +44,7 @@ def test_adding_a_merit_joins_its_points_and_choice_and_swaps_the_section(player
         **HTMX,
     )
     text = response.content.decode()
-    assert 'id="section-merits" hx-swap-oob="true"' in text
+    assert 'id="merit-list" hx-swap-oob="true"' in text
     assert "Acute Senses</strong>: sight" in text
     hero.refresh_from_db()
     assert hero.sheet["merits"][-1] == {"slug": "acute_senses", "value": 1, "choice": "sight"}
@@ -71,7 +71,7 @@ def test_a_flaw_total_over_six_is_refused_without_javascript_too(player_client, 
 def test_a_force_ability_is_added_and_removed(player_client, hero):
     post(player_client, hero, {"edit": "fa.remove=battle_strike"})
     response = post(player_client, hero, {"only": "fa.add", "fa.add": "battle_strike"}, **HTMX)
-    assert 'id="section-force" hx-swap-oob="true"' in response.content.decode()
+    assert 'id="force-lists" hx-swap-oob="true"' in response.content.decode()
     hero.refresh_from_db()
     assert hero.sheet["force_abilities"] == ["battle_strike"]
 

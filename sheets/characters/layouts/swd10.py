@@ -279,8 +279,6 @@ def _force_abilities(b: _Builder) -> tuple[list[dict], list[dict]]:
     for knowledge in FORCE_KNOWLEDGES:
         options = []
         for ability in FORCE_ABILITIES_BY_TREE[knowledge.slug]:
-            if ability.slug in b.sheet["force_abilities"]:
-                continue
             needs = []
             if ability.min_pool:
                 needs.append(f"pool {ability.min_pool}+")
@@ -470,7 +468,10 @@ def edit_fragments(context: dict, edits: Mapping[str, str]) -> dict:
             sections.add("abilities")
         elif trait.startswith("merit."):
             # Merits move Appearance's range, prerequisites, the Force block and health.
-            sections |= {"merits", "attributes", "force_lists", "other"}
+            # The add row stays: swapping it under a queued request would reset its choice.
+            sections |= {"merit_list", "attributes", "force_lists", "other"}
+        elif trait.startswith("fa."):
+            sections.add("force_lists")
         elif trait in ("power", "side.light", "side.dark", "willpower"):
             sections |= {"other", "force_lists", "merit_list"}
         elif (section := section_of(trait)) is not None and not trait.startswith(
