@@ -37,7 +37,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             "One-Roll Engine: stats and skills in dice, hard and wiggle dice, point-buy "
             "and hit locations.",
             "rulesets.ore",
-            ready=False,
+            ready=True,
         ),
         SystemInfo(
             "weg_d6",
@@ -45,7 +45,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             "Die codes like 4D+2: 18D of attributes, skills, droids and Character Points, "
             "1st edition and R&E.",
             "rulesets.weg_d6",
-            ready=False,
+            ready=True,
         ),
         SystemInfo(
             "o3d10",

@@ -505,10 +505,12 @@ def _edit_specialization(sheet: dict, trait: str, rest: str, raw: str, settings:
     if rest == "add":
         if sheet["edition"] == EDITION_1E:
             raise InvalidEdit(trait, "1st edition has no specializations (digest §2.2).")
-        name, _, parent = (part.strip() for part in raw.partition("|"))
+        name, _, parent_text = (part.strip() for part in raw.partition("|"))
+        # Players write the skill as it reads on the sheet ("Space transports"), not its key.
+        parent = traits.slugify(parent_text)
         if not name or traits.skill_info(sheet, parent) is None:
             raise InvalidEdit(
-                trait, "Write the specialization as Name|skill, e.g. YT-1300|space_transports."
+                trait, "Write the specialization as Name|skill, e.g. YT-1300|Space transports."
             )
         slug = traits.slugify(f"{parent} {name}")
         if slug in sheet["specializations"]:

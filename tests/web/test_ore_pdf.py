@@ -1,0 +1,132 @@
+"""The printed Star O.R.E. sheet: A4, the seed's layout, real text, wound boxes drawn."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+import rulesets.ore as ore
+from rulesets.ore.settings import resolved
+from sheets.characters.services import character_create
+
+pytestmark = pytest.mark.django_db
+
+A4_POINTS = (595, 842)
+
+
+def wounded_demo() -> dict:
+    sheet, settings = ore.demo_sheet(), resolved({})
+    for n in range(1, 6):
+        sheet = ore.apply_edit(sheet, f"wound.right_leg.{n}", "killing", settings)
+    for n in range(1, 5):
+        sheet = ore.apply_edit(sheet, f"wound.head.{n}", "shock", settings)
+    return sheet
+
+
+@pytest.fixture
+def printed(player_client, player):
+    character = character_create(owner=player, name="Tavin Sol", system="ore", sheet=wounded_demo())
+    response = player_client.get(reverse("character_pdf", args=[character.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == 'attachment; filename="tavin-sol.pdf"'
+    return response.content
+
+
+def text_of(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def test_the_pdf_is_two_a4_pages(printed):
+    reader = PdfReader(io.BytesIO(printed))
+    assert len(reader.pages) == 2
+    for page in reader.pages:
+        box = page.mediabox
+        assert (round(float(box.width)), round(float(box.height))) == A4_POINTS
+
+
+def test_the_first_page_follows_the_seed_sheet_with_the_characters_values(printed):
+    first, _second = text_of(printed)
+    for expected in (
+        "STAR O.R.E. CHARACTER SHEET",
+        "NAME:",
+        "Tavin Sol (Kael Varrin)",
+        "PLAYER:",
+        "Demo player",
+        "CAREER:",
+        "Jedi Knight",
+        "CHARACTER POINTS:",
+        "EXPERIENCE POINTS (Total/Unspent):",
+        "3 / 1",
+        "MOTIVATIONS:",
+        "Find her lost Padawan",
+        "COORDINATION",
+        "DARK SIDE POINTS (Base/Current):",
+        "WILLPOWER (Base/Current):",
+        "8 / 12",
+        "FORCE POWERS/",
+        "Lightsaber",
+        "7d",  # Coordination 4d + Lightsaber 3d
+        "Force Sense",
+        "2d+1hd",
+        "Blaster Defense",
+        "ARMOR",
+        "Thick furs or leathers",
+        "WEAPONS",
+        "width+3",
+        "COMBAT MANEUVERS",
+        "Called Shot",
+        "-1d, set 1d",
+        "Roll 2d+Spray",
+    ):
+        assert expected in first, expected
+
+
+def test_the_second_page_draws_the_hit_locations_with_their_marks(printed):
+    _first, second = text_of(printed)
+    for expected in (
+        "HIT LOCATIONS",
+        "Right Leg",
+        "7-8",
+        "Torso",
+        "DESTROYED",
+        "DISABLED",
+        "knocked out",
+        "SPECIES",
+        "Human",
+        "LIGHTSABER FORMS",
+        "Form III (Obi-Wan Kenobi): Riposte",
+        "Session 1: held the clinic gate",
+    ):
+        assert expected in second, expected
+    assert second.count("X") >= 5 and second.count("/") >= 5  # leg X X X X X, head / / / /, arm /
+
+
+def test_the_pdf_uses_the_bundled_fonts(printed):
+    reader = PdfReader(io.BytesIO(printed))
+    fonts = {
+        str(font.get_object()["/BaseFont"])
+        for page in reader.pages
+        for font in page["/Resources"]["/Font"].values()
+    }
+    assert any("Datapad-Sans" in name for name in fonts), fonts
+    assert any("Datapad-Title" in name for name in fonts), fonts
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="make test installs poppler-utils")
+def test_the_pdf_renders_to_images(printed, tmp_path):
+    source = tmp_path / "sheet.pdf"
+    source.write_bytes(printed)
+    subprocess.run(
+        ["pdftoppm", "-r", "40", "-png", str(source), str(tmp_path / "page")], check=True
+    )
+    pages = sorted(tmp_path.glob("page*.png"))
+    assert len(pages) == 2
+    for page in pages:
+        assert page.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert page.stat().st_size > 5_000
