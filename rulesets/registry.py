@@ -52,7 +52,7 @@ SYSTEMS: dict[str, SystemInfo] = {
             "1o3d10",
             "A homebrew: the middle die of 3d10, health states from HP and Strength.",
             "rulesets.o3d10",
-            ready=False,
+            ready=True,
         ),
     )
 }

@@ -100,9 +100,7 @@ def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
             index += 1
         return {trait: "|".join(parts)}
     save = post.get("save", "")
-    fields = {
-        k: v for k, v in post.items() if k not in _CONTROL_FIELDS and ".add" not in k
-    }
+    fields = {k: v for k, v in post.items() if k not in _CONTROL_FIELDS and ".add" not in k}
     if save == "all":
         return fields
     wanted = _SAVE_SECTIONS.get(save)

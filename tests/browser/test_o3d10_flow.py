@@ -106,3 +106,24 @@ def test_lowering_hp_walks_the_health_states_from_normal_to_dead_then_prints(
     character = Character.objects.get(name="Tala Voss")
     assert character.sheet["hp"] == -7
     assert character.sheet["luck"] == {"day": 2, "last_used_day": 1, "uses_that_day": 1}
+
+
+def test_enter_in_the_damage_box_applies_the_damage_once(live_server, page: Page, player, password):
+    from rulesets.o3d10 import demo_sheet
+    from sheets.characters.services import character_create
+
+    character = character_create(owner=player, name="Rell Varo", system="o3d10", sheet=demo_sheet())
+    log_in(page, live_server, password)
+    page.goto(f"{live_server.url}/characters/{character.pk}/")
+    expect(page.locator("#health-state")).to_have_attribute("data-state", "wounded")
+    page.fill("#input-trait-hp-damage", "4")
+    page.press("#input-trait-hp-damage", "Enter")
+    expect(page.locator("#input-trait-hp-current")).to_have_value("-1")
+    expect(page.locator("#health-state")).to_have_attribute("data-state", "unconscious")
+    page.fill("#input-trait-hp-heal", "2")
+    page.get_by_role("button", name="Heal", exact=True).click()
+    expect(page.locator("#input-trait-hp-current")).to_have_value("1")
+    expect(page.locator("#health-state")).to_have_attribute("data-state", "wounded")
+    expect(page.locator("#sheet-version")).to_have_value("3")
+    character.refresh_from_db()
+    assert character.sheet["hp"] == 1 and character.version == 3

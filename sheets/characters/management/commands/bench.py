@@ -147,5 +147,10 @@ class Command(BaseCommand):
 
 def _edit_target(system: str) -> tuple[str, list[str]]:
     """A trait each system can flip back and forth without leaving its legal range."""
-    targets = {"swd10": ("abil.stealth", ["1", "2", "3", "0"])}
+    targets = {
+        "swd10": ("abil.stealth", ["1", "2", "3", "0"]),
+        "ore": ("stat.body", ["3", "2"]),
+        "weg_d6": ("attr.dexterity", ["3D+1", "3D+2", "3D"]),
+        "o3d10": ("stat.strength", ["7", "6"]),
+    }
     return targets[system]

@@ -9,12 +9,8 @@ from django.db import transaction
 from rulesets.registry import get_ruleset, ready_systems
 from sheets.characters.services import character_create
 
-DEMO_NAMES = {
-    "swd10": "Kira Dane",
-    "ore": "Tavin Sol",
-    "weg_d6": "Jax Corran",
-    "o3d10": "Rell Varo",
-}
+# Systems whose demo sheet carries no name of its own.
+DEMO_NAMES = {"swd10": "Kira Dane"}
 
 
 class Command(BaseCommand):
@@ -31,15 +27,16 @@ class Command(BaseCommand):
             user.set_password(password)
             user.save()
         for info in ready_systems():
-            name = DEMO_NAMES.get(info.key, f"Demo {info.name}")
+            ruleset = get_ruleset(info.key)
+            sheet = ruleset.demo_sheet()
+            name = sheet.get("info", {}).get("name") or DEMO_NAMES.get(info.key, info.name)
             if user.characters.filter(system=info.key, name=name).exists():
                 continue
-            ruleset = get_ruleset(info.key)
             character_create(
                 owner=user,
                 name=name,
                 system=info.key,
-                sheet=ruleset.demo_sheet(),
+                sheet=sheet,
                 summary="Loaded as demo data",
             )
             self.stdout.write(f"Created {name} ({info.name}).")

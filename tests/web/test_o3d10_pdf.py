@@ -1,0 +1,133 @@
+"""The printed 1o3d10 sheet: one A4 page holding the values, the health state and the tables."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from rulesets.o3d10 import apply_edit, demo_sheet
+from sheets.characters.services import character_create
+
+pytestmark = pytest.mark.django_db
+
+A4_POINTS = (595, 842)
+
+
+def print_pdf(client, character) -> bytes:
+    response = client.get(reverse("character_pdf", args=[character.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    return response.content
+
+
+@pytest.fixture
+def printed(player_client, player):
+    character = character_create(owner=player, name="Rell Varo", system="o3d10", sheet=demo_sheet())
+    content = print_pdf(player_client, character)
+    assert (
+        player_client.get(reverse("character_pdf", args=[character.pk]))["Content-Disposition"]
+        == 'attachment; filename="rell-varo.pdf"'
+    )
+    return content
+
+
+def text_of(pdf: bytes) -> str:
+    return PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+
+
+def test_the_pdf_is_one_a4_page(printed):
+    reader = PdfReader(io.BytesIO(printed))
+    assert len(reader.pages) == 1
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == A4_POINTS
+
+
+def test_the_pdf_holds_the_name_values_pools_and_rows(printed):
+    text = text_of(printed)
+    for expected in (
+        "STAR WARS",
+        "Rell Varo",
+        "Demo player",
+        "Human",
+        "12 earned · 9 spent · 3 left",
+        "Strength STR 6",
+        "Dexterity DEX 7",
+        "Defense 10 + DEX + 0 17",
+        "WOUNDED",
+        "HP 3 / 22",
+        "HP 0 to 5",
+        "Strength 6 + Melee Weapons 3 + 1o3d10 +9",
+        "Dexterity 7 + Ranged Weapons 4 + 1o3d10 +11",
+        "Dexterity 7 + Dodge 5 + 1o3d10 +12 18 12.5%",
+        "Intelligence 5 + Medicine 2 + 1o3d10",
+        "Physical School 3 + 1a3d10",
+        "Pilot Dexterity 2",
+        "Blaster pistol ranged 1d8 +11",
+        "Vibroknife melee 1d6+1 +9",
+        "Light armor 1 yes",
+        "Academy dropout",
+    ):
+        assert expected in text, expected
+
+
+def test_the_pdf_prints_the_tables_and_the_house_rules(printed):
+    text = text_of(printed)
+    for expected in (
+        "16 and more 35",  # ranged DC
+        "10 Head +1d6",  # hit location
+        "26 and more 4",  # reaction points
+        "20-29 2",  # actions from initiative
+        "Stat points (creation) 24 24 0",
+        "Experience 12 9 3",
+        "House rules in force (a GM can change them)",
+        "A stat raised to n costs n × 2 XP",
+        "Legal: every budget spent, no rule broken.",
+    ):
+        assert expected in text, expected
+
+
+def test_the_pdf_prints_an_unconscious_character_with_the_bleed_and_stabilise_rules(
+    player_client, player
+):
+    sheet = apply_edit(demo_sheet(), "hp.current", "-7", None)
+    character = character_create(owner=player, name="Fallen Scout", system="o3d10", sheet=sheet)
+    text = text_of(print_pdf(player_client, character))
+    assert "UNCONSCIOUS" in text and "HP -7 / 22" in text
+    assert "roll 1d10 each turn" in text
+    assert "Intelligence 5 + Medicine 2 + 1o3d10 against 18" in text
+
+
+def test_the_pdf_uses_the_bundled_fonts(printed):
+    reader = PdfReader(io.BytesIO(printed))
+    fonts = {
+        str(font.get_object()["/BaseFont"])
+        for font in reader.pages[0]["/Resources"]["/Font"].values()
+    }
+    assert any("Datapad-Sans" in name for name in fonts), fonts
+    assert any("Datapad-Title" in name for name in fonts), fonts
+
+
+def test_a_blank_character_still_prints_on_one_page_with_its_warnings(player_client, player):
+    character = character_create(owner=player, name="Tala Voss", system="o3d10")
+    pdf = print_pdf(player_client, character)
+    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
+    text = text_of(pdf)
+    assert "Tala Voss" in text and "NORMAL" in text and "HP 12 / 12" in text
+    assert "20 of 24 stat points are still to spend." in text
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="make test installs poppler-utils")
+def test_the_pdf_renders_to_an_image(printed, tmp_path):
+    source = tmp_path / "sheet.pdf"
+    source.write_bytes(printed)
+    subprocess.run(
+        ["pdftoppm", "-r", "40", "-png", str(source), str(tmp_path / "page")], check=True
+    )
+    (page,) = tmp_path.glob("page*.png")
+    assert page.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert page.stat().st_size > 5_000
