@@ -1,8 +1,8 @@
 """Render a character's print template to PDF bytes with WeasyPrint.
 
 The print layout lives in templates/rulesets/<key>/print.html and its stylesheet in
-static/css/print-<key>.css; fonts come from static/fonts, so every machine prints the
-same page whatever fonts it has installed.
+static/css/print-<key>.css, over static/css/print-base.css; fonts come from static/fonts,
+so every machine prints the same page whatever fonts it has installed.
 """
 
 from __future__ import annotations
@@ -21,17 +21,20 @@ STATIC_DIR = settings.BASE_DIR / "static"
 
 
 @lru_cache(maxsize=8)
-def _print_style(system: str) -> tuple[CSS, FontConfiguration]:
-    # Parsing the stylesheet and loading its @font-face fonts once per process saves
+def _print_style(system: str) -> tuple[list[CSS], FontConfiguration]:
+    # Parsing the stylesheets and loading their @font-face fonts once per process saves
     # a good part of every render; a changed print CSS needs a server restart.
     fonts = FontConfiguration()
-    css = CSS(filename=str(STATIC_DIR / "css" / f"print-{system}.css"), font_config=fonts)
-    return css, fonts
+    sheets = [
+        CSS(filename=str(STATIC_DIR / "css" / name), font_config=fonts)
+        for name in ("print-base.css", f"print-{system}.css")
+    ]
+    return sheets, fonts
 
 
 def render_character_pdf(character: Character) -> bytes:
     html = render_to_string(f"rulesets/{character.system}/print.html", sheet_context(character))
-    css, fonts = _print_style(character.system)
+    stylesheets, fonts = _print_style(character.system)
     return HTML(string=html, base_url=str(STATIC_DIR) + "/").write_pdf(
-        stylesheets=[css], font_config=fonts
+        stylesheets=stylesheets, font_config=fonts
     )

@@ -478,6 +478,8 @@ def edit_fragments(context: dict, edits: Mapping[str, str]) -> dict:
             ("attr.", "abil.", "lorename.")
         ):
             sections.add(section)
+    if "character.name" in traits:
+        sections.add("title")
     if any(t.startswith(("abil.firearms", "abil.melee")) for t in traits):
         sections.add("techniques")
     if any(t.startswith(("attr.", "abil.")) for t in traits):
