@@ -53,7 +53,7 @@ def test_the_first_page_follows_the_seed_sheet_with_the_characters_values(printe
     for expected in (
         "STAR O.R.E. CHARACTER SHEET",
         "NAME:",
-        "Tavin Sol (Kael Varrin)",
+        "NAME: Tavin Sol",
         "PLAYER:",
         "Demo player",
         "CAREER:",

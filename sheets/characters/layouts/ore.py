@@ -337,7 +337,6 @@ def sheet_context(
     text_field = {
         key: _field(f"info.{key}", label, info[key], kind, claims, submitted)
         for key, label, kind in (
-            ("name", "Name on the sheet", "text"),
             ("player", "Player", "text"),
             ("gender", "Gender", "text"),
             ("career", "Career", "text"),
@@ -645,7 +644,6 @@ def sheet_context(
         "header_rows": header_rows,
         "appearance": text_field["appearance"],
         "motivations": text_field["motivations"],
-        "sheet_name": text_field["name"],
         "points_field": points_field,
         "experience": derived["experience"],
         "xp_awards": xp_awards,
@@ -817,7 +815,7 @@ def edit_fragments(context: dict, edits: Mapping[str, str]) -> dict:
     fields = []
     if "identity" not in sections:
         header = [f for row in context["header_rows"] for f in row]
-        header += [context["appearance"], context["motivations"], context["sheet_name"]]
+        header += [context["appearance"], context["motivations"]]
         fields += [f for f in header if f.trait in text_traits]
     if "gear" not in sections:
         for row in context["armor_rows"] + context["weapon_rows"]:
