@@ -77,3 +77,19 @@ def test_a_player_builds_a_legal_hero_and_prints_it(live_server, page: Page, mak
 
     character = Character.objects.get(name="Kira Dane")
     assert swd10.check(character.sheet, {}).violations == []
+
+
+def test_enter_in_an_add_row_adds_it(live_server, page: Page, player, password):
+    from sheets.characters.services import character_create
+
+    character = character_create(owner=player, name="Linguist", system="swd10")
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=username]", "luke")
+    page.fill("input[name=password]", password)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/characters/{character.pk}/")
+    page.get_by_label("Add a language").fill("Huttese")
+    page.get_by_label("Add a language").press("Enter")
+    expect(page.locator("#section-languages ul.rows")).to_contain_text("Huttese")
+    character.refresh_from_db()
+    assert character.sheet["languages"] == [{"name": "Huttese", "read": False, "write": False}]
