@@ -10,7 +10,7 @@ are computed by `derived`, never stored):
     {
       "system": "o3d10",
       "stage": "creation" | "play",
-      "info": {"name": str, "player": str, "species": str, "notes": str},
+      "info": {"player": str, "species": str, "notes": str},
       "stats": {"strength": int, "dexterity": int, "intelligence": int, "perception": int},
       "skills": {"melee_weapons", "ranged_weapons", "dodge", "reflexes", "medicine",
                  "force_jump", "physical_school", "alteration_school", "organic_school": int},

@@ -64,8 +64,8 @@ MAX_ROWS = 30  # weapons or armor
 MAX_TEXT = 200
 MAX_NOTES = 4000
 
+# The character's name is kept once, on the character, not in the sheet.
 INFO_FIELDS: tuple[tuple[str, str, int], ...] = (
-    ("name", "Name", MAX_TEXT),
     ("player", "Player", MAX_TEXT),
     ("species", "Species", MAX_TEXT),
     ("notes", "Notes", MAX_NOTES),

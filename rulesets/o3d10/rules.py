@@ -1592,7 +1592,6 @@ def demo_sheet() -> dict:
     """Build Kira Vant, a Force-sensitive scout in play: legal under the default settings."""
     sheet = blank_sheet(None)
     edits = [
-        ("info.name", "Kira Vant"),
         ("info.player", "Demo player"),
         ("info.species", "Human"),
         ("info.notes", "Academy dropout who still practises the Physical School."),

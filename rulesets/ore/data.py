@@ -709,8 +709,8 @@ MANEUVERS: tuple[Maneuver, ...] = (
 
 # --- Sheet text fields (L1092-L1104) ------------------------------------------------------
 
+# The sheet's Name box (L1092) is the character's own name, kept once, outside the sheet.
 INFO_FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("name", "Name", "L1092"),
     ("player", "Player", "L1092"),
     ("gender", "Gender", "L1094"),
     ("career", "Career", "L1094"),

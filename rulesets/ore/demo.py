@@ -9,7 +9,6 @@ from rulesets.ore.sheet import blank_sheet
 # Each edit is (trait, raw value) exactly as a browser form would submit it. With the default
 # settings (150 CP, wiggle die 5) creation spends exactly 150 CP; 2 of 3 XP go to Stealth.
 DEMO_EDITS: tuple[tuple[str, str], ...] = (
-    ("info.name", "Kael Varrin"),
     ("info.player", "Demo player"),
     ("info.gender", "Female"),
     ("info.career", "Jedi Knight"),

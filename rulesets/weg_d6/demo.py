@@ -10,7 +10,6 @@ def demo_sheet() -> dict:
     """Return a legal R&E smuggler fresh from creation: 18D of attributes, 7D of skills."""
     sheet = blank_sheet({"default_edition": EDITION_RE})
     sheet["info"] = {
-        "name": "Jax Durran",
         "player": "",
         "template": "Smuggler",
         "description": "Flies a battered YT-1300 faster than it should go; owes a Hutt.",
@@ -102,8 +101,7 @@ def _droid(name: str, template: str) -> dict:
     sheet = blank_sheet({"default_edition": EDITION_1E})
     sheet["kind"] = "droid"
     sheet["role"] = "npc"
-    sheet["info"]["name"] = name
-    sheet["info"]["template"] = template
+    sheet["info"]["template"] = f"{template} ({name})"
     sheet["attributes"] = dict.fromkeys(sheet["attributes"], 3)  # 1D each, 003:929
     sheet["droid"]["speed"] = 3
     sheet["points"] = {"character": 0, "force": 0, "dark_side": 0}

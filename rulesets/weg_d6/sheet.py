@@ -37,7 +37,8 @@ from rulesets.weg_d6.traits import code_text as code
 KINDS = ("character", "droid")
 ROLES = ("pc", "npc")
 STAGES = ("creation", "play")
-INFO_FIELDS = ("name", "player", "template", "description")
+# The character's name is kept once, on the character, not in the sheet.
+INFO_FIELDS = ("player", "template", "description")
 TEXT_LIMIT = 4000
 MAX_FEATURES = 20
 

@@ -90,3 +90,21 @@ def test_two_tabs_editing_the_same_sheet_get_the_conflict_message(live_server, p
     expect(page.locator("#trait-attr-wits")).to_have_attribute("data-value", "3")
     character.refresh_from_db()
     assert character.sheet["attributes"]["wits"] == 3
+
+
+def test_rapid_clicks_on_several_rows_all_arrive(live_server, page: Page, player):
+    from sheets.characters.services import character_create
+
+    character = character_create(owner=player, name="Quick", system="swd10")
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=username]", "luke")
+    page.fill("input[name=password]", "a-long-test-password-42")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/characters/{character.pk}/")
+    clicks = {"Strength": 3, "Dexterity": 4, "Stamina": 2, "Dodge": 2, "Brawl": 3, "Stealth": 1}
+    for label, value in clicks.items():
+        page.get_by_role("button", name=f"Set {label} to {value}", exact=True).first.click()
+    expect(page.locator("#sheet-version")).to_have_value(str(1 + len(clicks)))
+    character.refresh_from_db()
+    values = character.sheet["attributes"] | character.sheet["abilities"]
+    assert {label: values[label.lower()] for label in clicks} == clicks

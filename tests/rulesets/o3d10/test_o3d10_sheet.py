@@ -120,7 +120,7 @@ def test_every_setting_has_a_source_and_house_rules_say_so():
         ("skill.piloting", "2", "not a skill"),
         ("skill.force_jump", "1", "Force-sensitive first"),
         ("nonsense.key", "1", "not a trait"),
-        ("info.name", "x" * 201, "limit is 200"),
+        ("info.player", "x" * 201, "limit is 200"),
         ("force.sensitive", "maybe", "yes or no"),
         ("weapon.0.damage", "1d8", "no weapon number 0"),
         ("weapon.add", "Sword", "name|melee or ranged|damage"),

@@ -74,9 +74,9 @@ def test_it_rejects_an_import_with_a_clear_message(change, message):
 
 
 def test_an_import_missing_newer_parts_is_filled_from_a_blank_sheet():
-    partial = {"info": {"name": "Old export"}, "stats": {"body": 3}}
+    partial = {"info": {"player": "Old export"}, "stats": {"body": 3}}
     sheet = ore.validate_sheet(partial)
-    assert sheet["info"]["name"] == "Old export" and sheet["stats"]["body"] == 3
+    assert sheet["info"]["player"] == "Old export" and sheet["stats"]["body"] == 3
     assert sheet["powers"]["force_sense"]["dice"] == 1
 
 

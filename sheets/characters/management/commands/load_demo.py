@@ -9,8 +9,12 @@ from django.db import transaction
 from rulesets.registry import get_ruleset, ready_systems
 from sheets.characters.services import character_create
 
-# Systems whose demo sheet carries no name of its own.
-DEMO_NAMES = {"swd10": "Kira Dane"}
+DEMO_NAMES = {
+    "swd10": "Kira Dane",
+    "ore": "Kael Varrin",
+    "weg_d6": "Jax Durran",
+    "o3d10": "Kira Vant",
+}
 
 
 class Command(BaseCommand):
@@ -29,7 +33,7 @@ class Command(BaseCommand):
         for info in ready_systems():
             ruleset = get_ruleset(info.key)
             sheet = ruleset.demo_sheet()
-            name = sheet.get("info", {}).get("name") or DEMO_NAMES.get(info.key, info.name)
+            name = DEMO_NAMES.get(info.key, info.name)
             if user.characters.filter(system=info.key, name=name).exists():
                 continue
             character_create(
