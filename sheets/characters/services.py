@@ -120,9 +120,12 @@ def _apply_setting(ruleset: Any, chosen: dict, trait: str, raw: str) -> None:
     if key not in declared:
         raise InvalidEdit(trait, f"“{key}” is not a rule reading of this system.")
     try:
-        chosen[key] = declared[key].coerce(raw)
+        value = declared[key].coerce(raw)
     except ValueError as error:
         raise InvalidEdit(trait, str(error)) from None
+    # Re-submitting the reading already in force (a whole-form save) changes nothing.
+    if key in chosen or value != declared[key].default:
+        chosen[key] = value
 
 
 def _summarise(ruleset: Any, edits: Mapping[str, str]) -> str:

@@ -196,3 +196,14 @@ def test_every_change_is_a_revision_with_author_before_and_after(
     assert revision.version == 2
     assert revision.before == {"sheet.abilities.stealth": 0}
     assert revision.after == {"sheet.abilities.stealth": 2}
+
+
+def test_saving_the_readings_already_in_force_changes_nothing(player_client, swd10_character):
+    response = edit(
+        player_client,
+        swd10_character,
+        {"save": "readings", "version": 1, "setting.attribute_free_dot": "True"},
+    )
+    assert response.status_code == 302
+    swd10_character.refresh_from_db()
+    assert (swd10_character.version, swd10_character.rule_settings) == (1, {})
