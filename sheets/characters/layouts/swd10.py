@@ -159,7 +159,6 @@ class _Builder:
         self.report: Report = swd10.check(self.sheet, self.settings)
         self.errors = errors
         self.submitted = submitted
-        self.costs = swd10.next_costs(self.sheet, self.settings)
 
     def row(
         self,
@@ -179,15 +178,61 @@ class _Builder:
             maximum=maximum,
             dots=_dots(value, maximum, minimum, free_first),
             violations=self.report.for_trait(trait),
-            next_cost=self.costs.get(trait),
+            next_cost=self.next_cost(trait, value, maximum),
             error=self.errors.get(trait, ""),
             note=note,
         )
+
+    def next_cost(self, trait: str, value: int, maximum: int) -> Cost | None:
+        # Priced per shown row rather than for the whole sheet: an edit shows few rows.
+        if value >= maximum or trait.startswith(("power", "side.")):
+            return None
+        return swd10.advance_cost(self.sheet, trait, value + 1, self.settings)
 
     def field(self, trait: str, label: str, value: str | int, kind: str = "text") -> Field:
         return Field(
             trait, label, self.submitted.get(trait, value), kind, self.errors.get(trait, "")
         )
+
+
+def _force_ability_choices() -> list[dict]:
+    """The add-a-Force-ability list by tree, with what each needs (the same for everyone)."""
+    choices = []
+    for knowledge in FORCE_KNOWLEDGES:
+        options = []
+        for ability in FORCE_ABILITIES_BY_TREE[knowledge.slug]:
+            needs = []
+            if ability.min_pool:
+                needs.append(f"pool {ability.min_pool}+")
+            if ability.side is not None:
+                needs.append(f"{ability.side.value[0].upper()}S {ability.side_minimum}+")
+            needs += [FORCE_ABILITY_BY_SLUG[r].name for r in ability.requires]
+            label = ability.name + (f" ({', '.join(needs)})" if needs else "")
+            options.append({"slug": ability.slug, "label": label})
+        choices.append({"tree": knowledge.name, "options": options})
+    return choices
+
+
+def _merit_choices() -> list[dict]:
+    """The add-a-merit-or-flaw list by kind and category (the same for everyone)."""
+    catalog = []
+    for kind in (Kind.MERIT, Kind.FLAW):
+        for category in Category:
+            entries = [m for m in MERITS if m.kind is kind and m.category is category]
+            if entries:
+                catalog.append(
+                    {
+                        "label": f"{category.value} {kind.value}s",
+                        "entries": [
+                            {"slug": m.slug, "label": f"{m.name} ({m.cost_label})"} for m in entries
+                        ],
+                    }
+                )
+    return catalog
+
+
+FORCE_ABILITY_CHOICES = _force_ability_choices()
+MERIT_CHOICES = _merit_choices()
 
 
 def _groups(b: _Builder, kind: str, only: Collection[str] | None) -> list[Group]:
@@ -275,24 +320,7 @@ def _force_abilities(b: _Builder) -> tuple[list[dict], list[dict]]:
                 "source": ability.source,
             }
         )
-    choices = []
-    for knowledge in FORCE_KNOWLEDGES:
-        options = []
-        for ability in FORCE_ABILITIES_BY_TREE[knowledge.slug]:
-            needs = []
-            if ability.min_pool:
-                needs.append(f"pool {ability.min_pool}+")
-            if ability.side is not None:
-                needs.append(f"{ability.side.value[0].upper()}S {ability.side_minimum}+")
-            needs += [FORCE_ABILITY_BY_SLUG[r].name for r in ability.requires]
-            options.append(
-                {
-                    "slug": ability.slug,
-                    "label": ability.name + (f" ({', '.join(needs)})" if needs else ""),
-                }
-            )
-        choices.append({"tree": knowledge.name, "options": options})
-    return owned, choices
+    return owned, FORCE_ABILITY_CHOICES
 
 
 def _merits(b: _Builder) -> tuple[list[dict], list[dict]]:
@@ -315,25 +343,7 @@ def _merits(b: _Builder) -> tuple[list[dict], list[dict]]:
                 "source": merit.source,
             }
         )
-    catalog = []
-    for kind in (Kind.MERIT, Kind.FLAW):
-        for category in Category:
-            entries = [m for m in MERITS if m.kind is kind and m.category is category]
-            if entries:
-                catalog.append(
-                    {
-                        "label": f"{category.value} {kind.value}s",
-                        "entries": [
-                            {
-                                "slug": m.slug,
-                                "label": f"{m.name} ({m.cost_label})",
-                                "choice": m.choice is not None,
-                            }
-                            for m in entries
-                        ],
-                    }
-                )
-    return rows, catalog
+    return rows, MERIT_CHOICES
 
 
 def sheet_context(
