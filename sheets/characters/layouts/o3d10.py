@@ -15,6 +15,7 @@ from rulesets.core import Cost, Setting, Violation, resolve_settings
 from rulesets.o3d10 import data
 from rulesets.o3d10.rules import _HOUSE as _HOUSE_HELP
 from rulesets.o3d10.rules import HOUSE_RULE_SETTINGS, TIMES, actions_from_initiative
+from sheets.characters.layouts.common import HasTraitId
 from sheets.characters.models import Character
 
 # Every section an edit may have to redraw, in page order.
@@ -44,12 +45,8 @@ _SECTIONS_OF: dict[str, tuple[str, ...]] = {
 STAGE_LABELS = {"creation": "Creation", "play": "In play"}
 
 
-def _dom_id(trait: str) -> str:
-    return "trait-" + trait.replace(".", "-")
-
-
 @dataclass
-class Field:
+class Field(HasTraitId):
     """One typed value: a text or number input posting a single trait."""
 
     trait: str
@@ -57,13 +54,9 @@ class Field:
     value: str | int
     error: str = ""
 
-    @property
-    def dom_id(self) -> str:
-        return _dom_id(self.trait)
-
 
 @dataclass
-class TraitRow:
+class TraitRow(HasTraitId):
     """A stat or skill: value, steppers, the next point's price and the pool it feeds."""
 
     trait: str
@@ -82,10 +75,6 @@ class TraitRow:
     custom: bool = False
     slug: str = ""
     stat_error: str = ""
-
-    @property
-    def dom_id(self) -> str:
-        return _dom_id(self.trait)
 
     @property
     def cost_text(self) -> str:

@@ -28,6 +28,7 @@ from rulesets.ore.data import (
 )
 from rulesets.ore.rules import ability_cost, raisables, species_cost
 from rulesets.ore.settings import resolved
+from sheets.characters.layouts.common import HasTraitId
 from sheets.characters.models import Character
 
 # Every part of the sheet an edit response may swap out of band, as `section-<key>`.
@@ -94,12 +95,8 @@ class _Errors:
         return [m for t, m in self.errors.items() if t not in self.claimed]
 
 
-def _dom_id(trait: str) -> str:
-    return "trait-" + trait.replace(".", "-")
-
-
 @dataclass
-class Field:
+class Field(HasTraitId):
     trait: str
     label: str
     value: Any
@@ -107,10 +104,6 @@ class Field:
     errors: list[str] = field(default_factory=list)
     choices: list[tuple[str, str]] = field(default_factory=list)
     help: str = ""
-
-    @property
-    def dom_id(self) -> str:
-        return _dom_id(self.trait)
 
 
 @dataclass
@@ -152,7 +145,7 @@ class Step:
 
 
 @dataclass
-class StatRow:
+class StatRow(HasTraitId):
     trait: str
     label: str
     value: int
@@ -165,13 +158,9 @@ class StatRow:
     errors: list[str]
     violations: list[Violation]
 
-    @property
-    def dom_id(self) -> str:
-        return _dom_id(self.trait)
-
 
 @dataclass
-class SkillRow:
+class SkillRow(HasTraitId):
     trait: str
     id: str
     name: str
@@ -190,13 +179,9 @@ class SkillRow:
     errors: list[str]
     violations: list[Violation]
 
-    @property
-    def dom_id(self) -> str:
-        return _dom_id(self.trait)
-
 
 @dataclass
-class StuntRow:
+class StuntRow(HasTraitId):
     trait: str
     label: str
     step: Step
@@ -210,13 +195,9 @@ class StuntRow:
     errors: list[str]
     violations: list[Violation]
 
-    @property
-    def dom_id(self) -> str:
-        return _dom_id(self.trait)
-
 
 @dataclass
-class PowerRow:
+class PowerRow(HasTraitId):
     trait: str
     label: str
     text: str
@@ -229,10 +210,6 @@ class PowerRow:
     source: str
     errors: list[str]
     violations: list[Violation]
-
-    @property
-    def dom_id(self) -> str:
-        return _dom_id(self.trait)
 
 
 @dataclass

@@ -33,6 +33,7 @@ from rulesets.swd10.data import (
     RANK_LABELS,
     TEXT_FIELDS,
 )
+from sheets.characters.layouts.common import HasTraitId
 from sheets.characters.models import Character
 
 # Which part of the page an edited trait lives in, so an htmx response swaps just that.
@@ -93,7 +94,7 @@ class Dot:
 
 
 @dataclass
-class DotRow:
+class DotRow(HasTraitId):
     trait: str
     label: str
     value: int
@@ -106,22 +107,14 @@ class DotRow:
     name_trait: str = ""  # a custom lore's name field
     name_value: str = ""
 
-    @property
-    def dom_id(self) -> str:
-        return "trait-" + self.trait.replace(".", "-")
-
 
 @dataclass
-class Field:
+class Field(HasTraitId):
     trait: str
     label: str
     value: str | int
     kind: str  # "text" or "number"
     error: str = ""
-
-    @property
-    def dom_id(self) -> str:
-        return "trait-" + self.trait.replace(".", "-")
 
 
 @dataclass

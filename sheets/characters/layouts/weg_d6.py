@@ -23,6 +23,7 @@ from rulesets.weg_d6.data import (
     WOUND_SLUGS_BY_EDITION,
 )
 from rulesets.weg_d6.settings import NOT_IN_SEEDS
+from sheets.characters.layouts.common import HasTraitId
 from sheets.characters.models import Character
 
 code = traits.code_text
@@ -37,7 +38,7 @@ ADD_FORMS = ("add-skill", "add-spec", "add-power", "add-custom-power", "add-equi
 
 
 @dataclass
-class CodeRow:
+class CodeRow(HasTraitId):
     """One die code on the sheet: typed in, stepped by a pip, advanced for points in play."""
 
     trait: str
@@ -59,10 +60,6 @@ class CodeRow:
     specializations: list[CodeRow] = field(default_factory=list)
 
     @property
-    def dom_id(self) -> str:
-        return "trait-" + self.trait.replace(".", "-")
-
-    @property
     def code(self) -> str:
         return code(self.pips)
 
@@ -82,7 +79,7 @@ class AttributeBlock:
 
 
 @dataclass
-class Field:
+class Field(HasTraitId):
     trait: str
     label: str
     value: str | int
@@ -91,10 +88,6 @@ class Field:
     error: str = ""
     violations: list[Violation] = field(default_factory=list)
     help: str = ""
-
-    @property
-    def dom_id(self) -> str:
-        return "trait-" + self.trait.replace(".", "-")
 
 
 @dataclass
