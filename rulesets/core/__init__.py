@@ -1,4 +1,5 @@
-"""Shared rule types every system builds on: die codes, budgets, reports, costs, dice, settings."""
+"""Shared rule types every system builds on: die codes, budgets, reports, costs, dice,
+settings, parsing, rows and the sheet schema helpers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rulesets.core.dice import roll
 from rulesets.core.diecode import DieCode, DieCodeError
 from rulesets.core.edits import InvalidEdit, InvalidSheet
 from rulesets.core.report import Report, Severity, Violation
+from rulesets.core.rows import RowKind, Setter, Stage, Status, TraitRow
 from rulesets.core.settings import Setting, resolve_settings
 
 __all__ = [
@@ -18,8 +20,13 @@ __all__ = [
     "InvalidSheet",
     "Pool",
     "Report",
+    "RowKind",
+    "Setter",
     "Setting",
     "Severity",
+    "Stage",
+    "Status",
+    "TraitRow",
     "Violation",
     "resolve_settings",
     "roll",

@@ -1,18 +1,14 @@
-"""The questions every system's module answers; the web layer only talks through these.
+"""The contract: the questions every system's package answers, with the same names.
 
-A system module (rulesets/<key>/__init__.py) exposes:
+The web layer talks to a system only through these. A package (rulesets/<key>/) holds
+`data.py` (catalogs with source lines), `sheet.py` (the declared schema), `rules.py`
+(checks, costs, derived values), `edits.py` (`apply_edit`) and `dice.py` (rolls and
+odds), and its `__init__` exposes exactly the names below. Its display name and summary
+live in the registry, not here. tests/rulesets/test_contract.py checks every system.
 
-- KEY, NAME, SUMMARY: stable key, display name, one-line description;
-- SETTINGS: tuple[Setting, ...], the readings a GM may change, with seed defaults;
-- blank_sheet(settings) -> dict: a new, JSON-serialisable sheet;
-- apply_edit(sheet, trait, raw, settings) -> dict: a NEW sheet with one trait changed,
-  or InvalidEdit(trait, message); the given sheet is never mutated;
-- check(sheet, settings) -> Report: every pool and every violation, all at once;
-- derived(sheet, settings) -> dict: values computed from the sheet, never stored;
-- advance_cost(sheet, trait, new_value, settings) -> Cost: price of a raise, explained;
-- validate_sheet(data) -> dict: the normal form of an imported sheet, or InvalidSheet.
-
-All functions are pure and deterministic; dice take an injected random.Random.
+All functions are pure and deterministic and never mutate what they are given; dice take
+an injected random.Random. `settings` is always the resolved mapping
+(`resolve_settings(SETTINGS, chosen)`), never raw form values.
 """
 
 from __future__ import annotations
@@ -20,29 +16,71 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from pydantic import BaseModel
+
 from rulesets.core.cost import Cost
 from rulesets.core.report import Report
+from rulesets.core.rows import Status, TraitRow
+from rulesets.core.schema import Migration
 from rulesets.core.settings import Setting
+
+Settings = Mapping[str, Any]
+Sheet = Mapping[str, Any]
 
 
 class Ruleset(Protocol):
     KEY: str
-    NAME: str
-    SUMMARY: str
+    # The readings a GM may change, each with the seed's default and its source line.
     SETTINGS: tuple[Setting, ...]
+    # The declared shape of a stored sheet; blank_sheet, validate_sheet and the JSON
+    # Schema of the character file all come from it.
+    SCHEMA: type[BaseModel]
+    SCHEMA_VERSION: int
+    # Steps from schema version n to n + 1, for sheets stored under an older shape.
+    MIGRATIONS: Mapping[int, Migration]
 
-    def blank_sheet(self, settings: Mapping[str, Any]) -> dict: ...
+    def blank_sheet(self, settings: Settings) -> dict:
+        """Return a new sheet in the creation stage."""
 
-    def apply_edit(
-        self, sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping[str, Any]
-    ) -> dict: ...
+    def demo_sheet(self) -> dict:
+        """Return a complete, legal example sheet under the default settings."""
 
-    def check(self, sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Report: ...
+    def validate_sheet(self, data: Any) -> dict:
+        """Return the normal form of a stored or imported sheet (older versions upgraded),
+        or raise InvalidSheet naming every field at fault."""
 
-    def derived(self, sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict: ...
+    def apply_edit(self, sheet: Sheet, trait: str, raw: str, settings: Settings) -> dict:
+        """Return a new sheet with one trait set from the raw text a form sent, or raise
+        InvalidEdit(trait, message)."""
 
-    def advance_cost(
-        self, sheet: Mapping[str, Any], trait: str, new_value: int, settings: Mapping[str, Any]
-    ) -> Cost: ...
+    def check(self, sheet: Sheet, settings: Settings) -> Report:
+        """Return every budget pool and every broken rule, all at once."""
 
-    def validate_sheet(self, data: Any) -> dict: ...
+    def derived(self, sheet: Sheet, settings: Settings) -> dict:
+        """Return the values computed from the sheet and never stored."""
+
+    def advance_cost(self, sheet: Sheet, trait: str, new_value: int, settings: Settings) -> Cost:
+        """Price raising `trait` to `new_value`, with a line a player can read."""
+
+    def trait_label(self, trait: str) -> str:
+        """Return the player-facing name of a trait key ("attr.wits" -> "Wits")."""
+
+    def trait_rows(self, sheet: Sheet, settings: Settings) -> list[TraitRow]:
+        """Return one row per trait of the sheet, in the order the sheet prints them."""
+
+    def status(self, sheet: Sheet, settings: Settings) -> Status:
+        """Summarise the sheet for a GM's list: stage, legal, errors, warnings, unspent."""
+
+
+CONTRACT = (
+    "blank_sheet",
+    "demo_sheet",
+    "validate_sheet",
+    "apply_edit",
+    "check",
+    "derived",
+    "advance_cost",
+    "trait_label",
+    "trait_rows",
+    "status",
+)

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.core.parsing import NO, WHOLE_NUMBER, YES
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -40,11 +42,16 @@ class Setting:
             allowed = ", ".join(label for _c, label in self.choices)
             raise ValueError(f"{self.label}: choose one of {allowed}.")
         if isinstance(self.default, bool):
-            return str(raw).lower() in {"1", "true", "on", "yes"}
-        try:
-            value = int(str(raw).strip())
-        except ValueError:
-            raise ValueError(f"{self.label}: “{raw}” is not a whole number.") from None
+            text = str(raw).strip().lower()
+            if text in YES:
+                return True
+            if text in NO:
+                return False
+            raise ValueError(f"{self.label}: choose yes or no.")
+        text = str(raw).strip()
+        if isinstance(raw, bool) or not WHOLE_NUMBER.fullmatch(text):
+            raise ValueError(f"{self.label}: “{text[:40]}” is not a whole number.")
+        value = int(text)
         if self.minimum is not None and value < self.minimum:
             raise ValueError(f"{self.label}: at least {self.minimum}.")
         if self.maximum is not None and value > self.maximum:
@@ -53,6 +60,20 @@ class Setting:
 
 
 def resolve_settings(declared: tuple[Setting, ...], chosen: Mapping[str, Any] | None) -> dict:
-    """Merge chosen values over the declared defaults, ignoring keys nobody declared."""
+    """Merge chosen values over the declared defaults, coerced to each setting's type.
+
+    Keys nobody declared are ignored. A stored value that no longer fits its setting (a
+    choice since withdrawn, a number now out of range) falls back to the default, so an
+    old sheet always opens; the readings panel then shows the default in force.
+    """
     chosen = chosen or {}
-    return {s.key: chosen.get(s.key, s.default) for s in declared}
+    resolved = {}
+    for setting in declared:
+        value = setting.default
+        if setting.key in chosen:
+            try:
+                value = setting.coerce(chosen[setting.key])
+            except ValueError:
+                value = setting.default
+        resolved[setting.key] = value
+    return resolved

@@ -1,0 +1,149 @@
+"""Read the raw text a form submits into a trait's value, the same way in every system.
+
+Every parser takes the trait key first, so a refusal names the field it belongs to, and
+raises InvalidEdit with a message a player can read. Row numbers in messages count from 1,
+though trait keys index rows from 0 ("weapon.0.name" is the first weapon).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from enum import Enum
+from typing import Any, TypeVar
+
+from rulesets.core.diecode import DieCode, DieCodeError
+from rulesets.core.edits import InvalidEdit
+
+YES = frozenset({"1", "true", "on", "yes", "y"})
+NO = frozenset({"0", "false", "off", "no", "n", ""})
+TEXT_LIMIT = 200
+
+# ASCII digits only: str.isdigit() accepts "²", which int() then refuses.
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+
+E = TypeVar("E", bound=Enum)
+
+
+def parse_flag(trait: str, raw: Any, *, label: str = "") -> bool:
+    """Read yes/no (a checkbox sends "on"; an empty value is no); refuse anything else."""
+    text = str(raw).strip().lower()
+    if text in YES:
+        return True
+    if text in NO:
+        return False
+    what = f"{label}: " if label else ""
+    raise InvalidEdit(trait, f"{what}“{_shown(raw)}” is not yes or no.")
+
+
+def parse_whole(
+    trait: str,
+    raw: Any,
+    *,
+    label: str,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> int:
+    """Read a whole number, within [minimum, maximum] when given."""
+    text = str(raw).strip()
+    if not WHOLE_NUMBER.fullmatch(text):
+        raise InvalidEdit(trait, f"{label}: “{_shown(raw)}” is not a whole number.")
+    value = int(text)
+    check_range(trait, value, label=label, minimum=minimum, maximum=maximum)
+    return value
+
+
+def check_range(
+    trait: str, value: int, *, label: str, minimum: int | None, maximum: int | None
+) -> None:
+    """Refuse a value outside [minimum, maximum], naming the range."""
+    low_out = minimum is not None and value < minimum
+    high_out = maximum is not None and value > maximum
+    if not (low_out or high_out):
+        return
+    if minimum is not None and maximum is not None:
+        raise InvalidEdit(
+            trait, f"{label} runs from {minimum} to {maximum}; {value} is outside it."
+        )
+    if low_out:
+        raise InvalidEdit(trait, f"{label} is at least {minimum}; {value} is too low.")
+    raise InvalidEdit(trait, f"{label} is at most {maximum}; {value} is too high.")
+
+
+def parse_code(
+    trait: str, raw: Any, *, label: str, minimum: int = 0, maximum: int | None = None
+) -> int:
+    """Read a die code ("4D+2", "4d", "+1D+1") into whole pips, within [minimum, maximum]."""
+    try:
+        code = DieCode.parse(str(raw))
+    except DieCodeError as error:
+        raise InvalidEdit(trait, f"{label}: {error}") from None
+    pips = code.total_pips
+    if pips < minimum:
+        lowest = DieCode.from_pips(minimum)
+        raise InvalidEdit(trait, f"{label} is at least {lowest}; “{_shown(raw)}” is too low.")
+    if maximum is not None and pips > maximum:
+        highest = DieCode.from_pips(maximum)
+        raise InvalidEdit(trait, f"{label} is at most {highest}; “{_shown(raw)}” is too high.")
+    return pips
+
+
+def parse_text(trait: str, raw: Any, *, label: str, limit: int = TEXT_LIMIT) -> str:
+    """Read one line of text: spaces collapsed, control characters refused, length capped."""
+    text = " ".join(str(raw).split())
+    _refuse_control(trait, text, label)
+    if len(text) > limit:
+        raise InvalidEdit(trait, f"{label} is limited to {limit} characters.")
+    return text
+
+
+def parse_notes(trait: str, raw: Any, *, label: str, limit: int = 4000) -> str:
+    """Read free text that may span lines: line breaks kept, other control characters refused."""
+    text = str(raw).replace("\r\n", "\n").strip()
+    _refuse_control(trait, text.replace("\n", " ").replace("\t", " "), label)
+    if len(text) > limit:
+        raise InvalidEdit(trait, f"{label} is limited to {limit} characters.")
+    return text
+
+
+def parse_choice(
+    trait: str, raw: Any, choices: Iterable[tuple[str, str]] | type[E], *, label: str
+) -> Any:
+    """Read one of a fixed set of values; an Enum class or (value, label) pairs."""
+    text = str(raw).strip()
+    if isinstance(choices, type) and issubclass(choices, Enum):
+        for member in choices:
+            if text == str(member.value):
+                return member
+        allowed = ", ".join(str(member.value) for member in choices)
+    else:
+        pairs = list(choices)
+        for value, shown in pairs:
+            if text in (str(value), shown):
+                return value
+        allowed = ", ".join(shown for _value, shown in pairs)
+    raise InvalidEdit(trait, f"{label}: choose one of {allowed}; “{_shown(raw)}” is not one.")
+
+
+def parse_row_index(trait: str, raw: Any, rows: Sequence[Any], *, noun: str) -> int:
+    """Read the 0-based row index in a trait key ("weapon.2.name" → 2) for a list of rows."""
+    text = str(raw).strip()
+    if not re.fullmatch(r"[0-9]{1,6}", text):
+        raise InvalidEdit(trait, f"“{_shown(raw)}” does not name a {noun} row.")
+    index = int(text)
+    if index >= len(rows):
+        raise InvalidEdit(trait, f"There is no {noun} number {index + 1} on this sheet.")
+    return index
+
+
+def _refuse_control(trait: str, text: str, label: str) -> None:
+    for char in text:
+        if unicodedata.category(char) in {"Cc", "Cs", "Co", "Cn"} and char not in "\n\t":
+            raise InvalidEdit(trait, f"{label} holds a character that cannot be stored.")
+
+
+def _shown(raw: Any) -> str:
+    """Quote what was typed, cut short, so a refusal never echoes a whole upload."""
+    text = str(raw)
+    return text if len(text) <= 40 else text[:37] + "…"
