@@ -23,5 +23,10 @@ urlpatterns = [
     path(
         "characters/<int:pk>/history/", character_views.character_history, name="character_history"
     ),
+    path(
+        "schema/character-file.json",
+        character_views.character_file_schema_view,
+        name="character_file_schema",
+    ),
     path("admin/", admin.site.urls),
 ]

@@ -36,6 +36,7 @@ class RowKind(StrEnum):
     CODE = "code"  # a die code stored in pips (WEG), minimum and maximum in pips
     DICE = "dice"  # a count of dice (O.R.E.)
     TEXT = "text"
+    NOTES = "notes"  # free text over several lines
     FLAG = "flag"  # yes or no
     CHOICE = "choice"  # one of `choices`
 

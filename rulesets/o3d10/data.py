@@ -3,12 +3,14 @@
 Source: seeds/004_8cbd6e5c00de6f21.txt (cited as L<n>); digest: rules/1o3d10.md (cited as
 §n). The seed is a rules fragment with no creation or equipment section, so every entry
 marked `house_rule=True` (or a source starting with "digest") is the digest's proposal, not
-the seed's text.
+the seed's text. SETTINGS, at the end, are the readings a GM may change.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from rulesets.core import Setting
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,10 @@ HARD_SKILL_MAX = 20
 HARD_HP_MIN = -999
 HARD_HP_MAX = 999
 HARD_DAY_MAX = 100_000
+HARD_XP_MAX = 100_000
+# A shield, cover or the GM's adjustment; the seed has no Defense formula (digest §3).
+DEFENSE_BONUS_MIN = -20
+DEFENSE_BONUS_MAX = 30
 MAX_CUSTOM_SKILLS = 30
 MAX_ROWS = 30  # weapons or armor
 MAX_TEXT = 200
@@ -99,12 +105,34 @@ class HealthState:
     source: str
     # Rank orders the states from best to worst, so "lower HP never improves" is testable.
     rank: int
+    # What the state does, in a line a player reads (the printed sheet lists them all).
+    effect: str = ""
 
 
-NORMAL = HealthState("normal", "Normal", "L39", 0)
-WOUNDED = HealthState("wounded", "Wounded", "L41", 1)
-UNCONSCIOUS = HealthState("unconscious", "Unconscious", "L43", 2)
-DEAD = HealthState("dead", "Dead", "L45", 3)
+NORMAL = HealthState(
+    "normal",
+    "Normal",
+    "L39",
+    0,
+    "The middle of the three dice is the target die.",  # L7
+)
+WOUNDED = HealthState(
+    "wounded",
+    "Wounded",
+    "L41",
+    1,
+    "The lowest of the three dice is the target die.",  # L41
+)
+UNCONSCIOUS = HealthState(
+    "unconscious",
+    "Unconscious",
+    "L43",
+    2,
+    # L49-L51
+    "Cannot move, interact or use the Force; rolls 1d10 each turn and loses that many HP "
+    f"on {BLEED_SAFE_FROM - 1} or less, until an ally stabilises them.",
+)
+DEAD = HealthState("dead", "Dead", "L45", 3, "The character dies.")
 HEALTH_STATES: tuple[HealthState, ...] = (NORMAL, WOUNDED, UNCONSCIOUS, DEAD)
 
 # --- Initiative, actions and reactions -------------------------------------------------
@@ -338,3 +366,218 @@ ARMORS: tuple[ArmorTemplate, ...] = (
 )
 ARMOR_BY_SLUG = {armor.slug: armor for armor in ARMORS}
 MAX_ABSORPTION = 20
+
+
+# The sign the rulebooks print in cost lines; spelled by code point to keep lint quiet.
+TIMES = "\u00d7"
+
+
+# --- Settings a GM may change --------------------------------------------------------
+# Settings whose default is the digest's proposal for a gap in the seed start their help
+# with this sentence; the sheet groups them under a "house rules" heading.
+HOUSE_RULE_HELP = "House rule: the seed gives no such number."
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "stat_min",
+        "Lowest stat (house rule)",
+        1,
+        "digest §3 stat_min",
+        HOUSE_RULE_HELP,
+        minimum=0,
+        maximum=5,
+    ),
+    Setting(
+        "stat_max",
+        "Highest stat (house rule)",
+        10,
+        "digest §3 stat_max; the Force tables bracket stats up to >10 (L201-L205)",
+        HOUSE_RULE_HELP,
+        minimum=5,
+        maximum=HARD_STAT_MAX,
+    ),
+    Setting(
+        "stat_creation_max",
+        "Highest stat at creation (house rule)",
+        8,
+        "digest §3 stat_max",
+        HOUSE_RULE_HELP,
+        minimum=1,
+        maximum=HARD_STAT_MAX,
+    ),
+    Setting(
+        "creation_stat_points",
+        "Stat points at creation (house rule)",
+        24,
+        "digest §3 creation_stat_points",
+        HOUSE_RULE_HELP,
+        minimum=4,
+        maximum=80,
+    ),
+    Setting(
+        "skill_max",
+        "Highest skill rank (house rule)",
+        10,
+        "digest §3 skill_min/max",
+        HOUSE_RULE_HELP,
+        minimum=1,
+        maximum=HARD_SKILL_MAX,
+    ),
+    Setting(
+        "skill_creation_max",
+        "Highest skill rank at creation (house rule)",
+        6,
+        "digest §3 skill_min/max",
+        HOUSE_RULE_HELP,
+        minimum=0,
+        maximum=HARD_SKILL_MAX,
+    ),
+    Setting(
+        "creation_skill_points",
+        "Skill points at creation (house rule)",
+        20,
+        "digest §3 creation_skill_points",
+        HOUSE_RULE_HELP,
+        minimum=0,
+        maximum=200,
+    ),
+    Setting(
+        "xp_per_stat_rank",
+        "XP per point of the new stat value (house rule)",
+        2,
+        "digest §3 xp_cost",
+        HOUSE_RULE_HELP + " Raising a stat to n costs n times this.",
+        minimum=1,
+        maximum=10,
+    ),
+    Setting(
+        "xp_per_skill_rank",
+        "XP per point of the new skill rank (house rule)",
+        1,
+        "digest §3 xp_cost",
+        HOUSE_RULE_HELP + " Raising a skill to n costs n times this.",
+        minimum=1,
+        maximum=10,
+    ),
+    Setting(
+        "hp_base",
+        "Maximum HP: fixed part (house rule)",
+        10,
+        "digest §3 hp_formula",
+        HOUSE_RULE_HELP + " Maximum HP = this + Strength x the per-Strength part.",
+        minimum=0,
+        maximum=100,
+    ),
+    Setting(
+        "hp_per_strength",
+        "Maximum HP: per point of Strength (house rule)",
+        2,
+        "digest §3 hp_formula",
+        HOUSE_RULE_HELP,
+        minimum=0,
+        maximum=10,
+    ),
+    Setting(
+        "defense_base",
+        "Defense: fixed part added to Dexterity (house rule)",
+        10,
+        "digest §3 defense_formula",
+        HOUSE_RULE_HELP,
+        minimum=0,
+        maximum=30,
+    ),
+    Setting(
+        "force_needs_sensitivity",
+        "Force skills need the GM's Force-sensitive mark (house rule)",
+        True,
+        "digest §3 force_sensitive; L149 (schools taught in the Academies)",
+        HOUSE_RULE_HELP,
+    ),
+    Setting(
+        "luck_per_day",
+        "Midichlorian Luck uses per in-game day",
+        1,
+        "L17",
+        "The seed gives one a day; a GM may change it.",
+        minimum=1,
+        maximum=5,
+    ),
+    Setting(
+        "explode_mode",
+        "What an exploding 10 adds",
+        "max_of_3d10",
+        "L9; digest §2.1 reading B",
+        "The seed's wording allows two readings.",
+        choices=(
+            ("max_of_3d10", "Roll 3d10 once more and add the highest (literal)"),
+            ("open_d10", "Add 1d10, rolling again on every 10 (open-ended)"),
+        ),
+    ),
+    Setting(
+        "crit_fail_when_wounded",
+        "Critical fail while wounded",
+        "literal",
+        "L13, L41; digest §2.3",
+        "While wounded the lowest die is the target die; which die is 'the next one up'?",
+        choices=(
+            ("literal", "Lowest die 1 and the middle die below 5 (16.3%)"),
+            ("distinct", "Lowest die 1 and the next different value below 5 (14.5%)"),
+            ("middle_only", "Test the middle die as when unhurt (1.0%)"),
+        ),
+    ),
+    Setting(
+        "crit_fail_auto_fails",
+        "A critical fail fails whatever the total",
+        True,
+        "L13; digest §2.1 proposal",
+        "The seed names the fumble without saying what it does.",
+    ),
+    Setting(
+        "force_roll_keep",
+        "Which die 1a3d10 (the Force rolls) keeps",
+        "middle",
+        "L153, L168, L196, L219, L246; digest §2.5",
+        "The seed never defines 1a3d10; most likely it is 1o3d10.",
+        choices=(("middle", "The middle die, like 1o3d10"), ("highest", "The highest die")),
+    ),
+    Setting(
+        "luck_ten_explodes",
+        "A 10 made by Midichlorian Luck explodes",
+        False,
+        "L9, L17; digest §2.1 proposal",
+        "By default a Luck 10 was not rolled, so it does not explode.",
+    ),
+    Setting(
+        "reaction_points_at_15",
+        "Reaction points for an initiative total of exactly 15",
+        3,
+        "L100-L101; digest §1.6 proposal",
+        "The seed puts 15 in both the 2-point and the 3-point row.",
+        choices=((3, "3 points (10-14 give 2)"), (2, "2 points (10-15 give 2)")),
+    ),
+    Setting(
+        "initiative_pool",
+        "Initiative roll (house rule)",
+        "dexterity_reflexes",
+        "L21, L97; digest §3 initiative_formula",
+        HOUSE_RULE_HELP + " The seed uses an initiative total without saying what is rolled.",
+        choices=(
+            ("dexterity_reflexes", "Dexterity + Reflexes + 1o3d10"),
+            ("perception_reflexes", "Perception + Reflexes + 1o3d10"),
+            ("dexterity", "Dexterity + 1o3d10"),
+        ),
+    ),
+    Setting(
+        "initiative_fail",
+        "What counts as a failed initiative roll",
+        "critical_fail",
+        "L23; digest §1.6 proposal",
+        "The initiative roll has no difficulty, so 'fail' needs a reading.",
+        choices=(
+            ("critical_fail", "A critical fail"),
+            ("gm", "The GM decides (the sheet never marks it)"),
+        ),
+    ),
+)
+SETTING_BY_KEY = {setting.key: setting for setting in SETTINGS}
+HOUSE_RULE_SETTINGS = frozenset(s.key for s in SETTINGS if s.help.startswith(HOUSE_RULE_HELP))

@@ -7,53 +7,78 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rulesets.core import InvalidEdit
+from rulesets.core import InvalidEdit, resolve_settings
+from rulesets.core.parsing import (
+    parse_choice,
+    parse_flag,
+    parse_notes,
+    parse_row_index,
+    parse_text,
+    parse_whole,
+)
+from rulesets.core.stage import STAGE_TRAIT, change_stage
 from rulesets.ore.data import (
     ABILITIES,
     ABILITY_BY_SLUG,
     ABILITY_MAXIMUM_LEVEL,
+    ABILITY_ROWS,
     ALL_LOCATIONS,
     ARMOR_BY_SLUG,
+    ARMOR_COORDINATION_MAXIMUM,
     ARMOR_ROWS,
     BOX_EMPTY,
     BOX_KILLING,
     BOX_SHOCK,
     FORM_BY_SLUG,
-    INFO_KEYS,
+    GEAR_NUMBER_MAXIMUM,
+    INFO_FIELDS,
+    INFO_NOTES,
     LIGHTSABER_FORMS,
     LOCATION_BY_SLUG,
+    MAX_POINTS,
     POWER_BY_SLUG,
     POWER_MAXIMUM_DICE,
+    ROW_TEXT_LENGTH,
+    SETTINGS,
     SKILL_BY_LABEL,
     SKILL_BY_SLUG,
     SKILL_MAXIMUM,
+    SKILL_NAME_LENGTH,
+    SKILL_ROWS,
+    SPECIAL_TEXT_LENGTH,
     SPECIES,
     SPECIES_BY_SLUG,
     STAT_BY_SLUG,
+    STATS,
     STUNT_BY_SLUG,
     STUNT_MAXIMUM_DICE,
     TEXT_MAX_LENGTH,
     WEAPON_BY_SLUG,
     WEAPON_ROWS,
+    WILLPOWER_BOUGHT_MAXIMUM,
+    XP_AWARD_ROWS,
 )
 from rulesets.ore.rules import (
     base_willpower,
+    fit_wounds,
     is_droid,
+    new_skill,
     next_box_state,
     points_spent,
     skill_extra_dice,
+    skill_id,
+    skill_name,
     skill_row,
     stat_extra_dice,
     stat_maximum,
     stat_maximum_reason,
+    xp_awarded,
 )
-from rulesets.ore.settings import resolved
-from rulesets.ore.sheet import MAX_POINTS, fit_wounds, new_skill, skill_id, skill_name
 
-_WHOLE = re.compile(r"^\s*([+-]?\d{1,6})\s*(d|hd|wd)?\s*$", re.IGNORECASE)
-_YES = {"1", "true", "on", "yes", "y", "approved"}
-_NO = {"0", "false", "off", "no", "n", ""}
-_BOX_WORDS = {
+# A die count may carry its kind, as the seed writes it: "3d", "1hd", "2wd".
+_DICE = re.compile(r"\s*([+-]?[0-9]{1,9})\s*(d|hd|wd)?\s*", re.IGNORECASE)
+# Words that mark a wound box, beside the choice values "empty", "shock" and "killing".
+BOX_WORDS = {
     "empty": BOX_EMPTY,
     "clear": BOX_EMPTY,
     "shock": BOX_SHOCK,
@@ -62,52 +87,28 @@ _BOX_WORDS = {
     "normal": BOX_KILLING,
     "x": BOX_KILLING,
 }
+INFO_LABELS = {key: label for key, label, _source in INFO_FIELDS}
+# Skill ids become trait keys; "add" is the key that adds a skill, so no skill may take it.
+RESERVED_SKILL_IDS = frozenset({"add"})
 
 
-def _number(trait: str, raw: str, lowest: int, highest: int, what: str = "") -> int:
-    """Read "3", "3d", "1hd" as a whole number within bounds, or refuse in plain words."""
-    match = _WHOLE.match(str(raw))
-    if match is None:
-        raise InvalidEdit(trait, f"“{raw}” is not a whole number; write it like 3 or 3d.")
-    value = int(match[1])
-    what = what or "This value"
-    if value < lowest:
-        raise InvalidEdit(trait, f"{what} cannot go below {lowest}; “{raw}” is too low.")
-    if value > highest:
-        raise InvalidEdit(trait, f"{what} can go up to {highest}; “{raw}” is too high.")
-    return value
-
-
-def _flag(trait: str, raw: str) -> bool:
-    text = str(raw).strip().lower()
-    if text in _YES:
-        return True
-    if text in _NO:
-        return False
-    raise InvalidEdit(trait, f"“{raw}” is not yes or no.")
-
-
-def _text(trait: str, raw: str, longest: int = TEXT_MAX_LENGTH) -> str:
-    text = str(raw).strip()
-    if len(text) > longest:
-        raise InvalidEdit(trait, f"Keep it under {longest} characters.")
-    return text
-
-
-def _index(trait: str, raw_index: str, rows: list, what: str) -> int:
-    if not raw_index.isdigit() or int(raw_index) >= len(rows):
-        raise InvalidEdit(trait, f"There is no {what} number {raw_index} on this sheet.")
-    return int(raw_index)
+def _dice(
+    trait: str, raw: Any, *, label: str, minimum: int | None = None, maximum: int | None = None
+) -> int:
+    """Read a count of dice ("3", "3d", "1hd") within [minimum, maximum] when given."""
+    match = _DICE.fullmatch(str(raw))
+    text = match[1] if match else str(raw)
+    return parse_whole(trait, text, label=label, minimum=minimum, maximum=maximum)
 
 
 def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping[str, Any]) -> dict:
     """Return a new sheet with one trait changed from the raw string a form submitted."""
-    settings = resolved(settings)
+    settings = resolve_settings(SETTINGS, settings)
     new = copy.deepcopy(dict(sheet))
     parts = str(trait).split(".")
     handler = _HANDLERS.get(parts[0])
     if handler is None:
-        raise InvalidEdit(trait, f"“{trait}” is not a trait of a Star O.R.E. sheet.")
+        raise _unknown(trait)
     handler(new, trait, parts[1:], raw if raw is not None else "", settings)
     fit_wounds(new)
     return new
@@ -117,13 +118,15 @@ def _unknown(trait: str) -> InvalidEdit:
     return InvalidEdit(trait, f"“{trait}” is not a trait of a Star O.R.E. sheet.")
 
 
-# --- identity and points --------------------------------------------------------------------
+# --- identity, points and the stage --------------------------------------------------------
 
 
 def _edit_info(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
-    if len(rest) != 1 or rest[0] not in INFO_KEYS:
+    if len(rest) != 1 or rest[0] not in INFO_LABELS:
         raise _unknown(trait)
-    sheet["info"][rest[0]] = _text(trait, raw)
+    key, label = rest[0], INFO_LABELS[rest[0]]
+    read = parse_notes if key in INFO_NOTES else parse_text
+    sheet["info"][key] = read(trait, raw, label=label, limit=TEXT_MAX_LENGTH)
 
 
 def _edit_species(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
@@ -143,47 +146,71 @@ def _edit_species(sheet: dict, trait: str, rest: list[str], raw: str, settings: 
         force_sense["dice"] = 0
     elif force_sense["dice"] < POWER_BY_SLUG["force_sense"].free_dice:
         force_sense["dice"] = POWER_BY_SLUG["force_sense"].free_dice
+    names = {row["name"].lower() for row in sheet["skills"]}
     for skill_slug, (specialty, _hard) in species.skill_hard_dice.items():
-        wanted_id = skill_id(skill_name(SKILL_BY_SLUG[skill_slug].label, specialty))
-        if skill_row(sheet, wanted_id) is None:
-            sheet["skills"].append(new_skill(skill_slug, specialty))
+        row = new_skill(skill_slug, specialty)
+        taken = skill_row(sheet, row["id"]) is not None or row["name"].lower() in names
+        if not taken and len(sheet["skills"]) < SKILL_ROWS:
+            sheet["skills"].append(row)
 
 
 def _edit_points(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
     if rest:
         raise _unknown(trait)
-    sheet["character_points"] = _number(trait, raw, 0, MAX_POINTS, "The character point budget")
+    sheet["character_points"] = parse_whole(
+        trait, raw, label="The character point budget", minimum=0, maximum=MAX_POINTS
+    )
 
 
-def _edit_phase(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
+def _edit_stage(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
     if rest:
         raise _unknown(trait)
-    phase = str(raw).strip().lower()
-    if phase == "creation":
-        sheet["phase"], sheet["creation_spent"] = "creation", None
-        return
-    if phase != "play":
-        raise InvalidEdit(trait, "The phase is either creation or play.")
-    spent = points_spent(sheet, settings)
-    if spent > sheet["character_points"] + sum(a["amount"] for a in sheet["xp_awards"]):
-        raise InvalidEdit(
-            trait,
-            f"Creation cannot finish over budget: {spent} CP spent of "
-            f"{sheet['character_points']} CP.",
-        )
-    sheet["phase"], sheet["creation_spent"] = "play", spent
+
+    def freeze(new: dict) -> None:
+        # What creation cost is kept, so that later purchases are counted as XP (L826).
+        spent = points_spent(new, settings)
+        if spent > new["character_points"] + xp_awarded(new):
+            raise InvalidEdit(
+                trait,
+                f"Creation cannot finish over budget: {spent} CP spent of "
+                f"{new['character_points']} CP.",
+            )
+        new["creation_spent"] = spent
+
+    def reopen(new: dict) -> None:
+        new["creation_spent"] = None
+
+    change_stage(sheet, raw, freeze=freeze, reopen=reopen)
 
 
 def _edit_xp(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
-    if rest == ["award"]:
+    awards = sheet["xp_awards"]
+    # "xp.add" is the sheet's add row (named like every other add row); "xp.award" stays.
+    if rest in (["add"], ["award"]):
+        if len(awards) >= XP_AWARD_ROWS:
+            raise InvalidEdit(trait, f"The sheet keeps at most {XP_AWARD_ROWS} experience awards.")
         amount_text, _bar, note = str(raw).partition("|")
-        amount = _number(trait, amount_text, 1, MAX_POINTS, "An experience award")
-        sheet["xp_awards"].append({"amount": amount, "note": _text(trait, note, 500)})
+        amount = parse_whole(
+            trait, amount_text, label="An experience award", minimum=1, maximum=MAX_POINTS
+        )
+        note = parse_text(trait, note, label="The award's note", limit=SPECIAL_TEXT_LENGTH)
+        awards.append({"amount": amount, "note": note})
         return
-    if len(rest) == 2 and rest[1] == "remove":
-        del sheet["xp_awards"][_index(trait, rest[0], sheet["xp_awards"], "experience award")]
-        return
-    raise _unknown(trait)
+    if len(rest) != 2:
+        raise _unknown(trait)
+    index = parse_row_index(trait, rest[0], awards, noun="experience award")
+    if rest[1] == "remove":
+        del awards[index]
+    elif rest[1] == "amount":
+        awards[index]["amount"] = parse_whole(
+            trait, raw, label="An experience award", minimum=1, maximum=MAX_POINTS
+        )
+    elif rest[1] == "note":
+        awards[index]["note"] = parse_text(
+            trait, raw, label="The award's note", limit=SPECIAL_TEXT_LENGTH
+        )
+    else:
+        raise _unknown(trait)
 
 
 # --- stats, skills, Willpower, Dark Side ----------------------------------------------------
@@ -196,9 +223,9 @@ def _edit_stat(sheet: dict, trait: str, rest: list[str], raw: str, settings: Map
     label = STAT_BY_SLUG[slug].label
     hard, wiggle = stat_extra_dice(sheet, slug)
     maximum = stat_maximum(sheet, slug, settings)
-    value = _number(trait, raw, 0, 10**6, label)
+    value = _dice(trait, raw, label=label)
     if value < 1:
-        raise InvalidEdit(trait, f"{label} cannot go below 1d: every stat starts at 1d (L760).")
+        raise InvalidEdit(trait, f"{label} cannot go below 1d: every stat starts at 1d.")
     if value + hard + wiggle > maximum:
         extra = f" with {hard + wiggle} ability dice" if hard + wiggle else ""
         raise InvalidEdit(
@@ -222,24 +249,23 @@ def _edit_skill(sheet: dict, trait: str, rest: list[str], raw: str, settings: Ma
     if not action:
         hard, wiggle = skill_extra_dice(sheet, row)
         highest = SKILL_MAXIMUM - hard - wiggle
-        value = _number(trait, raw, 0, 10**6, row["name"])
+        value = _dice(trait, raw, label=row["name"], minimum=0)
         if value > highest:
             extra = f" (it already has {hard + wiggle} hard/wiggle dice)" if hard + wiggle else ""
             raise InvalidEdit(
                 trait,
-                f"{row['name']} can go up to {highest}d{extra}; a skill tops out at 5d (L62).",
+                f"{row['name']} can go up to {highest}d{extra}; a skill tops out at "
+                f"{SKILL_MAXIMUM}d.",
             )
         row["dice"] = value
     elif action == ["stat"]:
-        stat = str(raw).strip().lower()
-        if stat not in STAT_BY_SLUG:
-            raise InvalidEdit(trait, f"“{raw}” is not one of the six stats.")
-        row["stat"] = stat
+        stats = [(stat.slug, stat.label) for stat in STATS]
+        row["stat"] = parse_choice(trait, str(raw).strip().lower(), stats, label="Stat")
     elif action == ["specialty"]:
         catalog = SKILL_BY_SLUG.get(row["skill"])
         if catalog is None or not catalog.takes_specialty:
             raise InvalidEdit(trait, f"{row['name']} takes no [specialty].")
-        specialty = _text(trait, raw, 100)
+        specialty = parse_text(trait, raw, label="The specialty", limit=SKILL_NAME_LENGTH)
         if not specialty:
             raise InvalidEdit(trait, f"{catalog.label} needs a specialty, such as a language.")
         name = skill_name(catalog.label, specialty)
@@ -250,7 +276,7 @@ def _edit_skill(sheet: dict, trait: str, rest: list[str], raw: str, settings: Ma
         row["name"] = name
     elif action == ["remove"]:
         if row["free"]:
-            raise InvalidEdit(trait, f"{row['name']} is a starting language and stays (L762).")
+            raise InvalidEdit(trait, f"{row['name']} is a starting language and stays.")
         if any(a["target"] == row["id"] for a in sheet["abilities"]):
             raise InvalidEdit(
                 trait, f"An ability still adds dice to {row['name']}; remove it first."
@@ -262,8 +288,10 @@ def _edit_skill(sheet: dict, trait: str, rest: list[str], raw: str, settings: Ma
 
 def _add_skill(sheet: dict, trait: str, raw: str) -> None:
     """Add "Blaster", "Lore [Jedi lore]" or a custom "Name|stat" (L662)."""
+    if len(sheet["skills"]) >= SKILL_ROWS:
+        raise InvalidEdit(trait, f"The sheet keeps at most {SKILL_ROWS} skills.")
     name_part, _bar, stat_part = str(raw).partition("|")
-    name = _text(trait, name_part, 100)
+    name = parse_text(trait, name_part, label="The skill's name", limit=SKILL_NAME_LENGTH)
     if not name:
         raise InvalidEdit(trait, "Give the skill a name.")
     label, _open, specialty = name.partition("[")
@@ -282,7 +310,8 @@ def _add_skill(sheet: dict, trait: str, raw: str) -> None:
         if stat not in STAT_BY_SLUG:
             raise InvalidEdit(
                 trait,
-                f"“{name}” is not in the skill list; add it as Name|stat, e.g. {name}|brains.",
+                f"“{name}” is not in the skill list; a skill of your own needs its stat "
+                f"(Name|stat, e.g. {name}|brains).",
             )
         row = {
             "id": skill_id(name),
@@ -299,33 +328,47 @@ def _add_skill(sheet: dict, trait: str, raw: str) -> None:
         raise InvalidEdit(trait, f"{row['name']} is already on the sheet.")
     base_id, number = row["id"], 2
     # A renamed specialty keeps its old id, so a new skill may need another one.
-    while skill_row(sheet, row["id"]) is not None:
+    while row["id"] in RESERVED_SKILL_IDS or skill_row(sheet, row["id"]) is not None:
         row["id"], number = f"{base_id}_{number}", number + 1
     sheet["skills"].append(row)
 
 
 def _edit_willpower(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
+    if rest not in (["bought"], ["extra"], ["current"]):
+        raise _unknown(trait)
     if is_droid(sheet):
-        raise InvalidEdit(trait, "Droids have no Willpower (L764).")
+        raise InvalidEdit(trait, "Droids have no Willpower.")
     willpower = sheet["willpower"]
     if rest == ["bought"]:
-        willpower["bought"] = _number(trait, raw, 0, 100, "Willpower points bought")
+        willpower["bought"] = parse_whole(
+            trait,
+            raw,
+            label="Willpower points bought",
+            minimum=0,
+            maximum=WILLPOWER_BOUGHT_MAXIMUM,
+        )
     elif rest == ["extra"]:
-        willpower["extra"] = _number(trait, raw, 0, 100, "Extra current Willpower")
-    elif rest == ["current"]:
-        current = _number(trait, raw, 0, MAX_POINTS, "Current Willpower")
+        willpower["extra"] = parse_whole(
+            trait,
+            raw,
+            label="Extra current Willpower",
+            minimum=0,
+            maximum=WILLPOWER_BOUGHT_MAXIMUM,
+        )
+    else:
+        current = parse_whole(trait, raw, label="Current Willpower", minimum=0, maximum=MAX_POINTS)
         base = base_willpower(sheet, settings) or 0
         willpower["adjustment"] = current - base - willpower["extra"]
-    else:
-        raise _unknown(trait)
 
 
 def _edit_dark_side(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
     if rest not in (["base"], ["current"]):
         raise _unknown(trait)
     if is_droid(sheet):
-        raise InvalidEdit(trait, "Droids have no Willpower, so no Dark Side Points (L764).")
-    sheet["dark_side"][rest[0]] = _number(trait, raw, 0, MAX_POINTS, "Dark Side Points")
+        raise InvalidEdit(trait, "Droids have no Willpower, so no Dark Side Points.")
+    sheet["dark_side"][rest[0]] = parse_whole(
+        trait, raw, label="Dark Side Points", minimum=0, maximum=MAX_POINTS
+    )
 
 
 # --- the Force ------------------------------------------------------------------------------
@@ -336,15 +379,15 @@ def _edit_power(sheet: dict, trait: str, rest: list[str], raw: str, settings: Ma
         raise _unknown(trait)
     power = POWER_BY_SLUG[rest[0]]
     row = sheet["powers"][power.slug]
-    part = {(): "dice", ("hard",): "hard", ("wiggle",): "wiggle"}.get(tuple(rest[1:]))
     if rest[1:] == ["approved"]:
-        row["approved"] = _flag(trait, raw)
+        row["approved"] = parse_flag(trait, raw, label=f"{power.label} approved")
         return
+    part = {(): "dice", ("hard",): "hard", ("wiggle",): "wiggle"}.get(tuple(rest[1:]))
     if part is None:
         raise _unknown(trait)
-    value = _number(trait, raw, 0, 10**6, power.label)
+    value = _dice(trait, raw, label=power.label, minimum=0)
     if value and is_droid(sheet):
-        raise InvalidEdit(trait, "Droids have no Force Sense and cannot learn Force powers (L766).")
+        raise InvalidEdit(trait, "Droids have no Force Sense and cannot learn Force powers.")
     if part == "dice" and not is_droid(sheet) and value < power.free_dice:
         raise InvalidEdit(
             trait, f"{power.label} cannot go below {power.free_dice}d: every living being has it."
@@ -354,7 +397,7 @@ def _edit_power(sheet: dict, trait: str, rest: list[str], raw: str, settings: Ma
         raise InvalidEdit(
             trait,
             f"That makes a pool of {value + others} dice for {power.label}; a power holds at "
-            f"most {POWER_MAXIMUM_DICE} dice, hard and wiggle dice included (L876).",
+            f"most {POWER_MAXIMUM_DICE} dice, hard and wiggle dice included.",
         )
     row[part] = value
 
@@ -367,20 +410,22 @@ def _edit_stunt(sheet: dict, trait: str, rest: list[str], raw: str, settings: Ma
     if action in (["hard"], ["wiggle"]):
         raise InvalidEdit(
             trait,
-            f"{stunt.label} is a stunt: stunts take normal dice only, no {action[0]} dice (L884).",
+            f"{stunt.label} is a stunt: stunts take normal dice only, no {action[0]} dice.",
         )
     if action == ["approved"]:
         if stunt.slug not in sheet["stunts"]:
             raise InvalidEdit(trait, f"Buy at least 1d of {stunt.label} first.")
-        sheet["stunts"][stunt.slug]["approved"] = _flag(trait, raw)
+        sheet["stunts"][stunt.slug]["approved"] = parse_flag(
+            trait, raw, label=f"{stunt.label} approved"
+        )
         return
     if action:
         raise _unknown(trait)
     if str(raw).strip().lower().endswith(("hd", "wd")):
-        raise InvalidEdit(trait, f"{stunt.label} is a stunt: stunts take normal dice only (L884).")
-    value = _number(trait, raw, 0, STUNT_MAXIMUM_DICE, stunt.label)
+        raise InvalidEdit(trait, f"{stunt.label} is a stunt: stunts take normal dice only.")
+    value = _dice(trait, raw, label=stunt.label, minimum=0, maximum=STUNT_MAXIMUM_DICE)
     if value and is_droid(sheet):
-        raise InvalidEdit(trait, "Droids have no Force Sense and cannot learn Force stunts (L766).")
+        raise InvalidEdit(trait, "Droids have no Force Sense and cannot learn Force stunts.")
     if value == 0:
         sheet["stunts"].pop(stunt.slug, None)
     else:
@@ -403,6 +448,8 @@ def _edit_form(sheet: dict, trait: str, rest: list[str], raw: str, settings: Map
 def _edit_ability(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
     rows = sheet["abilities"]
     if rest == ["add"]:
+        if len(rows) >= ABILITY_ROWS:
+            raise InvalidEdit(trait, f"The sheet keeps at most {ABILITY_ROWS} abilities.")
         slug, _bar, target = str(raw).partition("|")
         ability = ABILITY_BY_SLUG.get(slug.strip().lower())
         if ability is None:
@@ -425,38 +472,47 @@ def _edit_ability(sheet: dict, trait: str, rest: list[str], raw: str, settings: 
         return
     if len(rest) != 2:
         raise _unknown(trait)
-    index = _index(trait, rest[0], rows, "ability")
+    index = parse_row_index(trait, rest[0], rows, noun="ability")
     if rest[1] == "remove":
         del rows[index]
     elif rest[1] == "level":
-        rows[index]["level"] = _number(trait, raw, 1, ABILITY_MAXIMUM_LEVEL, "An ability level")
+        rows[index]["level"] = parse_whole(
+            trait, raw, label="An ability level", minimum=1, maximum=ABILITY_MAXIMUM_LEVEL
+        )
     else:
         raise _unknown(trait)
+
+
+ARMOR_NUMBERS = {
+    "ar": ("AR", GEAR_NUMBER_MAXIMUM),
+    "move": ("Move", GEAR_NUMBER_MAXIMUM),
+    "coordination": ("The Coordination penalty", ARMOR_COORDINATION_MAXIMUM),
+}
+WEAPON_NUMBERS = {"penetration": "Penetration", "initiative": "Initiative"}
 
 
 def _edit_armor(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:
     rows = sheet["armor"]
     if rest == ["add"]:
         if len(rows) >= ARMOR_ROWS:
-            raise InvalidEdit(trait, f"The sheet has room for {ARMOR_ROWS} armor rows (L1135).")
+            raise InvalidEdit(trait, f"The sheet has room for {ARMOR_ROWS} armor rows.")
         rows.append(_armor_from(trait, raw))
         return
     if len(rest) != 2:
         raise _unknown(trait)
-    row = rows[_index(trait, rest[0], rows, "armor row")]
+    row = rows[parse_row_index(trait, rest[0], rows, noun="armor")]
     field = rest[1]
     if field == "remove":
         rows.remove(row)
     elif field == "name":
-        row["name"] = _text(trait, raw, 200)
+        row["name"] = parse_text(trait, raw, label="The armor's name", limit=ROW_TEXT_LENGTH)
     elif field == "special":
-        row["special"] = _text(trait, raw, 500)
-    elif field in ("ar", "move"):
-        row[field] = _number(trait, raw, 0, 50, "That value")
-    elif field == "coordination":
-        row["coordination"] = _number(trait, raw.lstrip("-"), 0, 10, "The Coordination penalty")
+        row["special"] = parse_text(trait, raw, label="Special", limit=SPECIAL_TEXT_LENGTH)
+    elif field in ARMOR_NUMBERS:
+        label, maximum = ARMOR_NUMBERS[field]
+        row[field] = parse_whole(trait, raw, label=label, minimum=0, maximum=maximum)
     elif field == "worn":
-        row["worn"] = _flag(trait, raw)
+        row["worn"] = parse_flag(trait, raw, label="Worn")
     elif field == "covers":
         row["covers"] = _locations(trait, raw)
     else:
@@ -464,7 +520,7 @@ def _edit_armor(sheet: dict, trait: str, rest: list[str], raw: str, settings: Ma
 
 
 def _armor_from(trait: str, raw: str) -> dict:
-    name = _text(trait, raw, 200)
+    name = parse_text(trait, raw, label="The armor's name", limit=ROW_TEXT_LENGTH)
     armor = ARMOR_BY_SLUG.get(name.lower()) or next(
         (a for a in ARMOR_BY_SLUG.values() if a.label.lower() == name.lower()), None
     )
@@ -500,7 +556,7 @@ def _locations(trait: str, raw: str) -> list[str]:
     wanted = {part.strip().replace(" ", "_") for part in text.split(",") if part.strip()}
     unknown = sorted(wanted - set(ALL_LOCATIONS))
     if unknown:
-        raise InvalidEdit(trait, f"Unknown hit location(s): {', '.join(unknown)}.")
+        raise InvalidEdit(trait, f"Unknown hit location(s): {', '.join(unknown)[:80]}.")
     return [slug for slug in ALL_LOCATIONS if slug in wanted]
 
 
@@ -508,27 +564,30 @@ def _edit_weapon(sheet: dict, trait: str, rest: list[str], raw: str, settings: M
     rows = sheet["weapons"]
     if rest == ["add"]:
         if len(rows) >= WEAPON_ROWS:
-            raise InvalidEdit(trait, f"The sheet has room for {WEAPON_ROWS} weapons (L1139-L1148).")
+            raise InvalidEdit(trait, f"The sheet has room for {WEAPON_ROWS} weapons.")
         rows.append(_weapon_from(trait, raw))
         return
     if len(rest) != 2:
         raise _unknown(trait)
-    row = rows[_index(trait, rest[0], rows, "weapon")]
+    row = rows[parse_row_index(trait, rest[0], rows, noun="weapon")]
     field = rest[1]
     if field == "remove":
         rows.remove(row)
     elif field in ("name", "damage"):
-        row[field] = _text(trait, raw, 200)
+        label = "The weapon's name" if field == "name" else "Damage"
+        row[field] = parse_text(trait, raw, label=label, limit=ROW_TEXT_LENGTH)
     elif field == "special":
-        row["special"] = _text(trait, raw, 500)
-    elif field in ("penetration", "initiative"):
-        row[field] = _number(trait, raw.lstrip("+"), 0, 50, "That value")
+        row["special"] = parse_text(trait, raw, label="Special", limit=SPECIAL_TEXT_LENGTH)
+    elif field in WEAPON_NUMBERS:
+        row[field] = parse_whole(
+            trait, raw, label=WEAPON_NUMBERS[field], minimum=0, maximum=GEAR_NUMBER_MAXIMUM
+        )
     else:
         raise _unknown(trait)
 
 
 def _weapon_from(trait: str, raw: str) -> dict:
-    name = _text(trait, raw, 200)
+    name = parse_text(trait, raw, label="The weapon's name", limit=ROW_TEXT_LENGTH)
     weapon = WEAPON_BY_SLUG.get(name.lower()) or next(
         (w for w in WEAPON_BY_SLUG.values() if w.label.lower() == name.lower()), None
     )
@@ -558,18 +617,16 @@ def _edit_wound(sheet: dict, trait: str, rest: list[str], raw: str, settings: Ma
     if len(rest) != 2 or rest[0] not in LOCATION_BY_SLUG:
         raise _unknown(trait)
     boxes = sheet["wounds"][rest[0]]
-    label = LOCATION_BY_SLUG[rest[0]].label
     if rest[1] == "clear":
         boxes[:] = [BOX_EMPTY] * len(boxes)
         return
-    if not rest[1].isdigit() or not 1 <= int(rest[1]) <= len(boxes):
-        raise InvalidEdit(trait, f"The {label} has boxes 1 to {len(boxes)}.")
-    index = int(rest[1]) - 1
+    label = LOCATION_BY_SLUG[rest[0]].label
+    index = parse_row_index(trait, rest[1], boxes, noun=f"{label.lower()} wound box")
     word = str(raw).strip().lower()
     if word in ("", "cycle"):
         boxes[index] = next_box_state(boxes[index])
-    elif word in _BOX_WORDS:
-        boxes[index] = _BOX_WORDS[word]
+    elif word in BOX_WORDS:
+        boxes[index] = BOX_WORDS[word]
     else:
         raise InvalidEdit(
             trait, "Mark a box as empty, shock (/) or normal damage (X), or cycle it."
@@ -580,7 +637,7 @@ _HANDLERS: dict[str, Callable[[dict, str, list[str], str, Mapping], None]] = {
     "info": _edit_info,
     "species": _edit_species,
     "character_points": _edit_points,
-    "phase": _edit_phase,
+    STAGE_TRAIT: _edit_stage,
     "xp": _edit_xp,
     "stat": _edit_stat,
     "skill": _edit_skill,

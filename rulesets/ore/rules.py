@@ -1,17 +1,22 @@
-"""Star O.R.E. rules as pure functions: costs, limits, dice pools, check and derived values."""
+"""Star O.R.E. rules as pure functions: costs, limits, dice pools, check, derived values,
+and the rows and status the web layer prints."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulesets.core import Cost, InvalidEdit, Report
+from rulesets.core import Cost, InvalidEdit, Report, resolve_settings
 from rulesets.core.budget import Pool
+from rulesets.core.rows import RowKind, Setter, Status, TraitRow
+from rulesets.core.stage import STAGE_CHOICES, STAGE_TRAIT, stage_of
 from rulesets.ore.data import (
     ABILITY_BY_SLUG,
     ABILITY_MAXIMUM_LEVEL,
     ARMOR_BY_SLUG,
+    ARMOR_COORDINATION_MAXIMUM,
     BASIC_FORM,
     BOX_EMPTY,
     BOX_KILLING,
@@ -23,22 +28,29 @@ from rulesets.ore.data import (
     EXTRA_CURRENT_WILLPOWER_COST,
     FORCE_TECHNIQUES,
     FORM_BY_SLUG,
+    GEAR_NUMBER_MAXIMUM,
     HIT_LOCATIONS,
     HUMAN_STAT_MAXIMUM,
+    INFO_FIELDS,
     LIGHTSABER_FORMS,
+    LOCATION_BY_SLUG,
     MANEUVERS,
+    MAX_POINTS,
     POWER_BY_SLUG,
     POWER_DIE_COST,
     POWER_HARD_DIE_COST,
     POWER_MAXIMUM_DICE,
     POWERS,
     ROLL_CAP,
+    SETTINGS,
     SIDE_LABELS,
     SKILL_BY_SLUG,
     SKILL_DIE_COST,
     SKILL_MAXIMUM,
     SKILL_MINIMUM,
+    SPECIES,
     SPECIES_BY_SLUG,
+    STARTING_LANGUAGE_DICE,
     STAT_BY_SLUG,
     STAT_DIE_COST,
     STAT_MINIMUM,
@@ -48,17 +60,68 @@ from rulesets.ore.data import (
     STUNT_MAXIMUM_DICE,
     STUNTS,
     WEAPON_BY_SLUG,
+    WILLPOWER_BOUGHT_MAXIMUM,
     WILLPOWER_POINT_COST,
     Species,
 )
-from rulesets.ore.settings import resolved
+
+# --- Rows of the stored sheet -----------------------------------------------------------------
+
+
+def skill_id(name: str) -> str:
+    """Turn a skill's written name into its stable key: "Lore [Jedi lore]" -> "lore_jedi_lore"."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def skill_name(label: str, specialty: str) -> str:
+    return f"{label} [{specialty}]" if specialty else label
+
+
+def new_skill(catalog_slug: str, specialty: str = "", dice: int = 0, free: int = 0) -> dict:
+    """Build a sheet row for a catalog skill."""
+    skill = SKILL_BY_SLUG[catalog_slug]
+    name = skill_name(skill.label, specialty)
+    return {
+        "id": skill_id(name),
+        "skill": catalog_slug,
+        "name": name,
+        "specialty": specialty,
+        "stat": skill.stat,
+        "dice": dice,
+        "free": free,
+    }
+
+
+def starting_skills() -> list[dict]:
+    """The two free languages every character starts with (L762)."""
+    return [
+        new_skill("language", "native", STARTING_LANGUAGE_DICE, STARTING_LANGUAGE_DICE),
+        new_skill("language", "Basic", STARTING_LANGUAGE_DICE, STARTING_LANGUAGE_DICE),
+    ]
+
+
+def wound_box_count(sheet: Mapping[str, Any], location_boxes: int) -> int:
+    """Boxes on one location: the table's count, +1 per level of massive (L814, L850)."""
+    species = SPECIES_BY_SLUG[sheet["species"]]
+    massive = sum(row["level"] for row in sheet["abilities"] if row["ability"] == "massive")
+    return location_boxes + species.extra_wound_boxes + massive
+
+
+def fit_wounds(sheet: dict) -> None:
+    """Resize every location's boxes to the species' count, keeping the marks that still fit."""
+    wounds = sheet.setdefault("wounds", {})
+    for location in HIT_LOCATIONS:
+        count = wound_box_count(sheet, location.boxes)
+        boxes = list(wounds.get(location.slug, []))[:count]
+        wounds[location.slug] = boxes + [""] * (count - len(boxes))
+
 
 # --- Dice pools ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class DicePool:
-    """Dice to roll after the 10-dice cap (L70), remembering how many there were before it."""
+    """Dice to roll after the 10-dice cap, remembering how many there were before it."""
 
     normal: int
     hard: int = 0
@@ -80,7 +143,7 @@ class DicePool:
     def as_dict(self) -> dict[str, Any]:
         note = ""
         if self.capped:
-            note = f"{self.uncapped} dice, capped at {ROLL_CAP}: never roll more than 10 (L70)"
+            note = f"{self.uncapped} dice, capped at {ROLL_CAP}: never roll more than 10"
         return {
             "normal": self.normal,
             "hard": self.hard,
@@ -135,7 +198,7 @@ def ability_levels(sheet: Mapping[str, Any], ability: str, target: str = "") -> 
 
 
 def stat_extra_dice(sheet: Mapping[str, Any], stat: str) -> tuple[int, int]:
-    """Hard and wiggle dice a stat holds through bought abilities (L855)."""
+    """Hard and wiggle dice a stat holds through bought abilities."""
     return (
         ability_levels(sheet, "stat_hard_die", stat),
         ability_levels(sheet, "stat_wiggle_die", stat),
@@ -143,7 +206,7 @@ def stat_extra_dice(sheet: Mapping[str, Any], stat: str) -> tuple[int, int]:
 
 
 def skill_extra_dice(sheet: Mapping[str, Any], row: Mapping[str, Any]) -> tuple[int, int]:
-    """Hard and wiggle dice a skill holds through abilities (L856) or its species (L802)."""
+    """Hard and wiggle dice a skill holds through abilities or its species."""
     hard = ability_levels(sheet, "skill_hard_die", row["id"])
     wiggle = ability_levels(sheet, "skill_wiggle_die", row["id"])
     granted = species_of(sheet).skill_hard_dice.get(row["skill"])
@@ -166,10 +229,10 @@ def stat_maximum_reason(sheet: Mapping[str, Any], stat: str, settings: Mapping[s
     parts = [f"{settings['house_stat_cap'] or HUMAN_STAT_MAXIMUM}d base"]
     bonus = species.stat_max_bonus.get(stat, 0)
     if bonus > 0 or (bonus < 0 and settings["species_stat_penalty"] != "ignored"):
-        parts.append(f"{bonus:+d}d {species.label} ({species.source})")
+        parts.append(f"{bonus:+d}d {species.label}")
     higher = ability_levels(sheet, "higher_stat_maximum", stat)
     if higher:
-        parts.append(f"+{higher}d higher maximum (L858)")
+        parts.append(f"+{higher}d higher maximum")
     return ", ".join(parts)
 
 
@@ -205,11 +268,11 @@ def skill_row(sheet: Mapping[str, Any], skill_id: str) -> dict | None:
 
 
 def power_free_dice(sheet: Mapping[str, Any], power: str) -> int:
-    # Droids get no Force Sense (L766), so they have no free die either.
+    # Droids get no Force Sense, so they have no free die either.
     return 0 if is_droid(sheet) else POWER_BY_SLUG[power].free_dice
 
 
-# --- Costs (L776-L788, L844-L858) -----------------------------------------------------------
+# --- Costs -----------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -241,13 +304,9 @@ def ability_cost(row: Mapping[str, Any], settings: Mapping[str, Any]) -> int:
 
 def cost_items(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[CostItem]:
     """Every purchase on the sheet with its price; their sum is the points spent."""
-    settings = resolved(settings)
+    settings = resolve_settings(SETTINGS, settings)
     species = species_of(sheet)
-    items = [
-        CostItem(
-            "species", species.label, species_cost(sheet, settings), f"species ({species.source})"
-        )
-    ]
+    items = [CostItem("species", species.label, species_cost(sheet, settings), "species")]
     for stat in STATS:
         bought = max(0, sheet["stats"][stat.slug] - STAT_MINIMUM)
         items.append(
@@ -255,7 +314,7 @@ def cost_items(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Co
                 f"stat.{stat.slug}",
                 stat.label,
                 bought * STAT_DIE_COST,
-                f"{bought}d above the free 1d x {STAT_DIE_COST} (L778)",
+                f"{bought}d above the free 1d x {STAT_DIE_COST}",
             )
         )
     for row in sheet["skills"]:
@@ -266,7 +325,7 @@ def cost_items(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Co
                 f"skill.{row['id']}",
                 row["name"],
                 bought * SKILL_DIE_COST,
-                f"{bought}d{free} x {SKILL_DIE_COST} (L780)",
+                f"{bought}d{free} x {SKILL_DIE_COST}",
             )
         )
     willpower = sheet["willpower"]
@@ -275,7 +334,7 @@ def cost_items(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Co
             "willpower.bought",
             "Willpower points",
             willpower["bought"] * WILLPOWER_POINT_COST,
-            f"{willpower['bought']} x {WILLPOWER_POINT_COST} (L782)",
+            f"{willpower['bought']} x {WILLPOWER_POINT_COST}",
         )
     )
     items.append(
@@ -283,7 +342,7 @@ def cost_items(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Co
             "willpower.extra",
             "Extra current Willpower",
             willpower["extra"] * EXTRA_CURRENT_WILLPOWER_COST,
-            f"{willpower['extra']} x {EXTRA_CURRENT_WILLPOWER_COST} (L784)",
+            f"{willpower['extra']} x {EXTRA_CURRENT_WILLPOWER_COST}",
         )
     )
     wiggle_cost = wiggle_die_cost(settings)
@@ -301,7 +360,7 @@ def cost_items(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Co
                 power.label,
                 amount,
                 f"{bought}d x {POWER_DIE_COST} + {row['hard']}hd x {POWER_HARD_DIE_COST} + "
-                f"{row['wiggle']}wd x {wiggle_cost} (L786)",
+                f"{row['wiggle']}wd x {wiggle_cost}",
             )
         )
     for slug, row in sheet["stunts"].items():
@@ -310,7 +369,7 @@ def cost_items(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Co
                 f"stunt.{slug}",
                 STUNT_BY_SLUG[slug].label,
                 row["dice"] * STUNT_DIE_COST,
-                f"{row['dice']}d x {STUNT_DIE_COST} (L788)",
+                f"{row['dice']}d x {STUNT_DIE_COST}",
             )
         )
     for index, row in enumerate(sheet["abilities"]):
@@ -321,7 +380,7 @@ def cost_items(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Co
                 f"ability.{index}",
                 ability.label + target,
                 ability_cost(row, settings),
-                f"level {row['level']} ({ability.source})",
+                f"level {row['level']}",
             )
         )
     return items
@@ -336,7 +395,7 @@ def xp_awarded(sheet: Mapping[str, Any]) -> int:
 
 
 def experience(sheet: Mapping[str, Any], spent: int) -> dict[str, int]:
-    """XP total and unspent; unspent creation points carry over as XP (L768, L1102)."""
+    """XP total and unspent; unspent creation points carry over as XP."""
     budget = sheet["character_points"]
     awarded = xp_awarded(sheet)
     creation_spent = sheet["creation_spent"]
@@ -379,7 +438,7 @@ def _flat(price: int, why: str, free_below: int = 0, free_why: str = "") -> Call
 
 def raisables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, Raisable]:
     """Every trait that can be bought die by die or point by point, keyed by trait key."""
-    settings = resolved(settings)
+    settings = resolve_settings(SETTINGS, settings)
     found: dict[str, Raisable] = {}
     for stat in STATS:
         hard, wiggle = stat_extra_dice(sheet, stat.slug)
@@ -390,7 +449,7 @@ def raisables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str
             STAT_MINIMUM,
             stat_maximum(sheet, stat.slug, settings) - hard - wiggle,
             "d",
-            _flat(STAT_DIE_COST, f"{STAT_DIE_COST} {{unit}} per die (L778)"),
+            _flat(STAT_DIE_COST, f"{STAT_DIE_COST} {{unit}} per die"),
         )
     for row in sheet["skills"]:
         hard, wiggle = skill_extra_dice(sheet, row)
@@ -403,9 +462,9 @@ def raisables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str
             "d",
             _flat(
                 SKILL_DIE_COST,
-                f"{SKILL_DIE_COST} {{unit}} per die (L780)",
+                f"{SKILL_DIE_COST} {{unit}} per die",
                 row["free"],
-                f"the first {row['free']}d are free (L762)",
+                f"the first {row['free']}d are free",
             ),
         )
     droid = is_droid(sheet)
@@ -431,9 +490,9 @@ def raisables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str
                 suffix,
                 _flat(
                     price,
-                    f"{price} {{unit}} per {_die_word(suffix)} (L786)",
+                    f"{price} {{unit}} per {_die_word(suffix)}",
                     free_here,
-                    f"the first {free_here}d is free (L766)",
+                    f"the first {free_here}d is free",
                 ),
             )
     for stunt in STUNTS:
@@ -447,7 +506,7 @@ def raisables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str
             0,
             STUNT_MAXIMUM_DICE,
             "d",
-            _flat(STUNT_DIE_COST, f"{STUNT_DIE_COST} {{unit}} per die (L788)"),
+            _flat(STUNT_DIE_COST, f"{STUNT_DIE_COST} {{unit}} per die"),
         )
     if not droid:
         willpower = sheet["willpower"]
@@ -456,20 +515,20 @@ def raisables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str
             "Willpower points bought",
             willpower["bought"],
             0,
-            100,
+            WILLPOWER_BOUGHT_MAXIMUM,
             "",
-            _flat(WILLPOWER_POINT_COST, f"{WILLPOWER_POINT_COST} {{unit}} per point (L782)"),
+            _flat(WILLPOWER_POINT_COST, f"{WILLPOWER_POINT_COST} {{unit}} per point"),
         )
         found["willpower.extra"] = Raisable(
             "willpower.extra",
             "Extra current Willpower",
             willpower["extra"],
             0,
-            100,
+            WILLPOWER_BOUGHT_MAXIMUM,
             "",
             _flat(
                 EXTRA_CURRENT_WILLPOWER_COST,
-                f"{EXTRA_CURRENT_WILLPOWER_COST} {{unit}} per point (L784)",
+                f"{EXTRA_CURRENT_WILLPOWER_COST} {{unit}} per point",
             ),
         )
     for index, row in enumerate(sheet["abilities"]):
@@ -482,7 +541,7 @@ def raisables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str
             1,
             ABILITY_MAXIMUM_LEVEL,
             "",
-            _flat(per_level, f"{per_level} {{unit}} per level ({ability.source})"),
+            _flat(per_level, f"{per_level} {{unit}} per level"),
         )
     return found
 
@@ -492,8 +551,8 @@ def _die_word(suffix: str) -> str:
 
 
 def cost_unit(sheet: Mapping[str, Any]) -> str:
-    # Same price list in play as at creation (L826); only the name of the points changes.
-    return "CP" if sheet["phase"] == "creation" else "XP"
+    # Same price list in play as at creation; only the name of the points changes.
+    return "CP" if stage_of(sheet) == "creation" else "XP"
 
 
 def advance_cost(
@@ -515,7 +574,10 @@ def advance_cost(
             f"{raisable.label} is {raisable.show(raisable.current)}; a raise cannot lower it "
             f"to {raisable.show(new_value)}.",
         )
-    unit = cost_unit(sheet)
+    return _priced(raisable, new_value, cost_unit(sheet))
+
+
+def _priced(raisable: Raisable, new_value: int, unit: str) -> Cost:
     steps = []
     for value in range(raisable.current, new_value):
         amount, why = raisable.step_price(value)
@@ -534,14 +596,15 @@ def advance_cost(
 
 def next_costs(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, Cost]:
     """Price the next step of every trait that can still go up."""
+    unit = cost_unit(sheet)
     return {
-        trait: advance_cost(sheet, trait, raisable.current + 1, settings)
+        trait: _priced(raisable, raisable.current + 1, unit)
         for trait, raisable in raisables(sheet, settings).items()
         if raisable.current < raisable.maximum
     }
 
 
-# --- Wounds (L201-L228) ---------------------------------------------------------------------
+# --- Wounds ---------------------------------------------------------------------
 
 
 def _location_kind(slug: str, limb: bool) -> str:
@@ -560,12 +623,12 @@ def location_status(
     ):
         effect = DESTROYED_EFFECT[kind]
         if droid and kind == "limb":
-            effect = f"destroyed: unusable, but {DROID_LIMB_NOTE} (L820)"
-        return "destroyed", f"Every box holds damage: {effect} (L207-L211)."
+            effect = f"destroyed: unusable, but {DROID_LIMB_NOTE}"
+        return "destroyed", f"Every box holds damage: {effect}."
     if shock + killing == count:
         return "disabled", (
-            f"Every box is filled with Shock: {DISABLED_EFFECT[kind]} (L213-L217). "
-            "More Shock here turns each / into an X (L219)."
+            f"Every box is filled with Shock: {DISABLED_EFFECT[kind]}. "
+            "More Shock here turns each / into an X."
         )
     if shock or killing:
         return "hurt", f"{shock} Shock and {killing} normal damage of {count} boxes."
@@ -602,7 +665,8 @@ def hit_locations(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list
                 "heights": f"{heights[0]}-{heights[-1]}" if len(heights) > 1 else str(heights[0]),
                 "boxes": list(boxes),
                 "marks": [BOX_MARKS[state] for state in boxes],
-                "box_keys": [f"wound.{location.slug}.{n}" for n in range(1, len(boxes) + 1)],
+                # Box keys count from 0, like every row index in a trait key.
+                "box_keys": [f"wound.{location.slug}.{n}" for n in range(len(boxes))],
                 "status": status,
                 "explanation": explanation,
                 "ar": ratings[location.slug],
@@ -619,8 +683,8 @@ def next_box_state(state: str) -> str:
 
 
 def bacta_hours(width: int, settings: Mapping[str, Any]) -> int:
-    """Hours a bacta tank takes (L248), read as the bacta_time setting says."""
-    settings = resolved(settings)
+    """Hours a bacta tank takes, read as the bacta_time setting says."""
+    settings = resolve_settings(SETTINGS, settings)
     hours = 5 - width if settings["bacta_time"] == "5_minus_width" else width - 5
     return max(0, hours)
 
@@ -632,12 +696,12 @@ def _side_note(stunt_label: str, side: str, base_dsp: int) -> str:
     if side == "DS" and base_dsp < 1:
         return (
             f"{stunt_label} is a Dark Side stunt: usable only with at least 1 base Dark Side "
-            f"Point, and you have {base_dsp} (L926)."
+            f"Point, and you have {base_dsp}."
         )
     if side == "LS" and base_dsp > 0:
         return (
             f"{stunt_label} is a Light Side stunt: it cannot be used while you hold any base "
-            f"Dark Side Points, and you have {base_dsp} (L928)."
+            f"Dark Side Points, and you have {base_dsp}."
         )
     return ""
 
@@ -645,13 +709,13 @@ def _side_note(stunt_label: str, side: str, base_dsp: int) -> str:
 def _stunt_usable_note(slug: str, base_dsp: int) -> str:
     stunt = STUNT_BY_SLUG[slug]
     if stunt.needs_no_dsp and base_dsp > 0:
-        return f"{stunt.label} works only with no Dark Side Points, and you have {base_dsp} (L958)."
+        return f"{stunt.label} works only with no Dark Side Points, and you have {base_dsp}."
     return _side_note(stunt.label, stunt.side, base_dsp)
 
 
 def check(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Report:
     """Report the points budget and every broken rule on the sheet, all at once."""
-    settings = resolved(settings)
+    settings = resolve_settings(SETTINGS, settings)
     report = Report()
     _check_budget(sheet, settings, report)
     _check_stats(sheet, settings, report)
@@ -664,17 +728,21 @@ def check(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Report:
             "form_without_lightsaber",
             "lightsaber_form",
             f"{FORM_BY_SLUG[form].label} is a lightsaber form, but the sheet has no Lightsaber "
-            "skill dice (L702, L1074).",
+            "skill dice.",
             "L1074",
         )
     return report
+
+
+# Budget messages belong to the whole pool, so a sheet shows them with the budget.
+POINTS_TRAIT = "pool.points"
 
 
 def _check_budget(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: Report) -> None:
     spent = points_spent(sheet, settings)
     budget = sheet["character_points"]
     awarded = xp_awarded(sheet)
-    creating = sheet["phase"] == "creation"
+    creating = stage_of(sheet) == "creation"
     report.add_pool(
         Pool(
             "points",
@@ -689,9 +757,9 @@ def _check_budget(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
     if left < 0 and creating:
         report.error(
             "over_budget",
-            "character_points",
+            POINTS_TRAIT,
             f"Purchases cost {spent} CP; the budget is {budget + awarded} CP: over budget by "
-            f"{-left} (L772).",
+            f"{-left}.",
             "L772",
         )
     elif left < 0:
@@ -699,17 +767,16 @@ def _check_budget(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
         unspent = budget + awarded - sheet["creation_spent"]
         report.error(
             "insufficient_xp",
-            "character_points",
+            POINTS_TRAIT,
             f"Purchases since creation cost {since} XP, but only {unspent} XP were available: "
-            f"{-left} XP short (L826).",
+            f"{-left} XP short.",
             "L826",
         )
     elif left > 0 and creating:
         report.warn(
             "points_unspent",
-            "character_points",
-            f"{left} CP still to spend; whatever is left carries over as unspent experience "
-            "(L768).",
+            POINTS_TRAIT,
+            f"{left} CP still to spend; whatever is left carries over as unspent experience.",
             "L768",
         )
 
@@ -723,7 +790,7 @@ def _check_stats(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: 
             report.error(
                 "stat_below_minimum",
                 key,
-                f"{stat.label} is {sheet['stats'][stat.slug]}d; every stat is at least 1d (L760).",
+                f"{stat.label} is {sheet['stats'][stat.slug]}d; every stat is at least 1d.",
                 "L760",
             )
         if total > maximum:
@@ -745,7 +812,7 @@ def _check_skills(sheet: Mapping[str, Any], report: Report) -> None:
                 "skill_above_maximum",
                 key,
                 f"{row['name']} is {dice_text(row['dice'], hard, wiggle)}; a skill holds at most "
-                f"{SKILL_MAXIMUM}d (L62).",
+                f"{SKILL_MAXIMUM}d.",
                 "L62",
             )
         pool = capped_pool(sheet["stats"][row["stat"]] + row["dice"], *_sum_extra(sheet, row))
@@ -754,7 +821,7 @@ def _check_skills(sheet: Mapping[str, Any], report: Report) -> None:
                 "pool_capped",
                 key,
                 f"{row['name']} adds up to {pool.uncapped} dice with "
-                f"{STAT_BY_SLUG[row['stat']].label}; only {ROLL_CAP} are ever rolled (L70).",
+                f"{STAT_BY_SLUG[row['stat']].label}; only {ROLL_CAP} are ever rolled.",
                 "L70",
             )
 
@@ -777,7 +844,7 @@ def _check_force(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: 
                 "droid_force",
                 key,
                 f"Droids have no Force Sense and no Force powers; {power.label} is "
-                f"{dice_text(row['dice'], row['hard'], row['wiggle'])} (L766).",
+                f"{dice_text(row['dice'], row['hard'], row['wiggle'])}.",
                 "L764-L766",
             )
             continue
@@ -786,7 +853,7 @@ def _check_force(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: 
                 "force_sense_minimum",
                 key,
                 f"{power.label} is {row['dice']}d; every living being has at least "
-                f"{power.free_dice}d (L740, L766).",
+                f"{power.free_dice}d.",
                 "L766",
             )
         if total > POWER_MAXIMUM_DICE:
@@ -794,14 +861,14 @@ def _check_force(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: 
                 "power_above_maximum",
                 key,
                 f"{power.label} holds {total} dice; a power holds at most {POWER_MAXIMUM_DICE} "
-                "counting hard and wiggle dice (L876).",
+                "counting hard and wiggle dice.",
                 "L876",
             )
         if total and power.needs_permission and not row["approved"]:
             report.warn(
                 "gm_permission",
                 key,
-                f"{power.label} needs the GM's permission (L774).",
+                f"{power.label} needs the GM's permission.",
                 "L774",
             )
     for slug, row in sheet["stunts"].items():
@@ -813,21 +880,18 @@ def _check_force(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: 
             report.error(
                 "droid_force",
                 key,
-                f"Droids have no Force Sense and no Force stunts; {stunt.label} is "
-                f"{row['dice']}d (L766).",
+                f"Droids have no Force Sense and no Force stunts; {stunt.label} is {row['dice']}d.",
                 "L764-L766",
             )
             continue
         if not row["approved"]:
-            report.warn(
-                "gm_permission", key, f"{stunt.label} needs the GM's permission (L774).", "L774"
-            )
+            report.warn("gm_permission", key, f"{stunt.label} needs the GM's permission.", "L774")
         parent_total = parent["dice"] + parent["hard"] + parent["wiggle"]
         if not parent_total:
             report.warn(
                 "stunt_without_power",
                 key,
-                f"{stunt.label} adds to {power.label}, which has no dice yet (L882).",
+                f"{stunt.label} adds to {power.label}, which has no dice yet.",
                 "L882",
             )
         pool = capped_pool(parent["dice"] + row["dice"], parent["hard"], parent["wiggle"])
@@ -836,7 +900,7 @@ def _check_force(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: 
                 "pool_capped",
                 key,
                 f"{stunt.label} with {power.label} adds up to {pool.uncapped} dice; only "
-                f"{ROLL_CAP} are ever rolled (L70).",
+                f"{ROLL_CAP} are ever rolled.",
                 "L70",
             )
         note = _stunt_usable_note(slug, base_dsp)
@@ -852,14 +916,14 @@ def _check_secondary(sheet: Mapping[str, Any], settings: Mapping[str, Any], repo
             report.error(
                 "droid_willpower",
                 "willpower.bought",
-                "Droids have no Willpower, so none can be bought (L764).",
+                "Droids have no Willpower, so none can be bought.",
                 "L764",
             )
         if dark_side["base"] or dark_side["current"]:
             report.error(
                 "droid_dark_side",
                 "dsp.base",
-                "Droids have no Willpower, so they hold no Dark Side Points (L764, L904).",
+                "Droids have no Willpower, so they hold no Dark Side Points.",
                 "L904",
             )
         return
@@ -869,7 +933,7 @@ def _check_secondary(sheet: Mapping[str, Any], settings: Mapping[str, Any], repo
         report.error(
             "willpower_negative",
             "willpower.current",
-            f"Current Willpower is {current}; it cannot go below 0 (L922).",
+            f"Current Willpower is {current}; it cannot go below 0.",
             "L922",
         )
     for part in ("base", "current"):
@@ -878,7 +942,7 @@ def _check_secondary(sheet: Mapping[str, Any], settings: Mapping[str, Any], repo
                 "dark_side_above_willpower",
                 f"dsp.{part}",
                 f"{part.capitalize()} Dark Side Points are {dark_side[part]}; they can build up "
-                f"only to base Willpower, {base} (L904).",
+                f"only to base Willpower, {base}.",
                 "L904",
             )
 
@@ -888,7 +952,7 @@ def _check_secondary(sheet: Mapping[str, Any], settings: Mapping[str, Any], repo
 
 def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
     """Compute everything the sheet shows but never stores."""
-    settings = resolved(settings)
+    settings = resolve_settings(SETTINGS, settings)
     species = species_of(sheet)
     droid = species.droid
     items = cost_items(sheet, settings)
@@ -1071,7 +1135,7 @@ def _derived_armor(sheet: Mapping[str, Any]) -> list[dict]:
             {
                 **row,
                 "key": f"armor.{n}",
-                # The armor penalty never takes Coordination below 1d (L232).
+                # The armor penalty never takes Coordination below 1d.
                 "coordination_in_armor": max(STAT_MINIMUM, coordination - row["coordination"]),
                 "source": ARMOR_BY_SLUG[row["from"]].source if row["from"] else "",
             }
@@ -1102,3 +1166,599 @@ def _derived_forms(sheet: Mapping[str, Any]) -> list[dict]:
         for form in LIGHTSABER_FORMS
         if form.slug in (BASIC_FORM, specialty)
     ]
+
+
+# --- status, labels and rows for the web layer ------------------------------------------------
+
+
+def status(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Status:
+    """Summarise the sheet for a GM's list: stage, legal, errors, warnings, points left."""
+    report = check(sheet, settings)
+    pool = report.pool("points")
+    return Status.from_report(report, stage=stage_of(sheet), unspent=pool.left, unit=pool.unit)
+
+
+INFO_LABELS = {key: label for key, label, _source in INFO_FIELDS}
+ARMOR_FIELDS = {
+    "name": "Armor",
+    "ar": "AR",
+    "coordination": "Coordination penalty",
+    "move": "Move (m)",
+    "special": "Special",
+    "covers": "Covers",
+    "worn": "Worn",
+    "remove": "Remove",
+}
+WEAPON_FIELDS = {
+    "name": "Weapon",
+    "damage": "Damage",
+    "penetration": "Penetration",
+    "initiative": "Initiative",
+    "special": "Special",
+    "remove": "Remove",
+}
+WILLPOWER_LABELS = {
+    "bought": "Willpower points bought",
+    "extra": "Extra current Willpower",
+    "current": "Current Willpower",
+}
+DARK_SIDE_LABELS = {"base": "Base Dark Side Points", "current": "Current Dark Side Points"}
+PLAIN_LABELS = {
+    "species": "Species",
+    "character_points": "Character points",
+    STAGE_TRAIT: "Stage",
+    "lightsaber_form": "Lightsaber form specialty",
+    "xp.award": "Award experience",
+    "xp.add": "Award experience",
+    "skill.add": "Add a skill",
+    "ability.add": "Add an ability",
+    "armor.add": "Add armor",
+    "weapon.add": "Add a weapon",
+}
+BOX_CHOICES = (("empty", "empty"), ("shock", "Shock (/)"), ("killing", "normal damage (X)"))
+_INDEX = re.compile(r"[0-9]{1,6}")
+
+
+def trait_label(trait: str) -> str:
+    """Return the player-facing name of any trait key apply_edit takes; an unknown key
+    is returned as it is."""
+    if trait in PLAIN_LABELS:
+        return PLAIN_LABELS[trait]
+    head, _dot, rest = str(trait).partition(".")
+    parts = rest.split(".") if rest else []
+    label = _LABELLERS.get(head, _no_label)(parts)
+    return label or trait
+
+
+def _no_label(parts: list[str]) -> str:
+    return ""
+
+
+def _numbered(parts: list[str], noun: str, fields: Mapping[str, str]) -> str:
+    if len(parts) != 2 or not _INDEX.fullmatch(parts[0]) or parts[1] not in fields:
+        return ""
+    return f"{noun} {int(parts[0]) + 1}: {fields[parts[1]]}"
+
+
+def _skill_label(parts: list[str]) -> str:
+    if not parts or not parts[0]:
+        return ""
+    catalog = SKILL_BY_SLUG.get(parts[0])
+    name = catalog.label if catalog else parts[0].replace("_", " ").capitalize()
+    suffix = {(): "", ("stat",): ": stat", ("specialty",): ": specialty"}.get(tuple(parts[1:]))
+    if parts[1:] == ["remove"]:
+        return f"Remove {name}"
+    return "" if suffix is None else name + suffix
+
+
+def _force_label(parts: list[str], catalog: Mapping[str, Any]) -> str:
+    if not parts or parts[0] not in catalog:
+        return ""
+    name = catalog[parts[0]].label
+    suffix = {
+        (): "",
+        ("hard",): " hard dice",
+        ("wiggle",): " wiggle dice",
+        ("approved",): ": the GM's permission",
+    }.get(tuple(parts[1:]))
+    return "" if suffix is None else name + suffix
+
+
+def _wound_label(parts: list[str]) -> str:
+    if len(parts) != 2 or parts[0] not in LOCATION_BY_SLUG:
+        return ""
+    location = LOCATION_BY_SLUG[parts[0]].label
+    if parts[1] == "clear":
+        return f"Clear the {location}"
+    return f"{location} box {int(parts[1]) + 1}" if _INDEX.fullmatch(parts[1]) else ""
+
+
+_LABELLERS: dict[str, Callable[[list[str]], str]] = {
+    "info": lambda parts: INFO_LABELS.get(parts[0], "") if len(parts) == 1 else "",
+    "stat": lambda parts: (
+        STAT_BY_SLUG[parts[0]].label if len(parts) == 1 and parts[0] in STAT_BY_SLUG else ""
+    ),
+    "skill": _skill_label,
+    "power": lambda parts: _force_label(parts, POWER_BY_SLUG),
+    "stunt": lambda parts: _force_label(parts, STUNT_BY_SLUG),
+    "willpower": lambda parts: WILLPOWER_LABELS.get(parts[0], "") if len(parts) == 1 else "",
+    "dsp": lambda parts: DARK_SIDE_LABELS.get(parts[0], "") if len(parts) == 1 else "",
+    "xp": lambda parts: _numbered(
+        parts, "Experience award", {"amount": "XP", "note": "note", "remove": "remove"}
+    ),
+    "ability": lambda parts: _numbered(parts, "Ability", {"level": "level", "remove": "remove"}),
+    "armor": lambda parts: _numbered(parts, "Armor", ARMOR_FIELDS),
+    "weapon": lambda parts: _numbered(parts, "Weapon", WEAPON_FIELDS),
+    "wound": _wound_label,
+}
+
+
+class _Rows:
+    """Collect the rows of one sheet, pricing and ranging numeric ones from `raisables`."""
+
+    def __init__(self, sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> None:
+        self.ranges = raisables(sheet, settings)
+        self.costs = next_costs(sheet, settings)
+        self.rows: list[TraitRow] = []
+
+    def add(self, key: str, label: str, section: str, value: Any, kind: RowKind, **extra) -> None:
+        shown = extra.pop("shown", "" if value is None else str(value))
+        self.rows.append(TraitRow(key, label, section, value, shown, kind, **extra))
+
+    def bought(
+        self, key: str, label: str, section: str, *, shown: str, kind: RowKind, **extra
+    ) -> None:
+        """A trait bought in steps: its range and next price are what advance_cost uses."""
+        raisable = self.ranges[key]
+        locked = extra.pop("locked", "")
+        if not locked and raisable.maximum < raisable.minimum:
+            locked = "Its hard and wiggle dice already fill every die it can hold."
+        self.add(
+            key,
+            label,
+            section,
+            raisable.current,
+            kind,
+            shown=shown,
+            minimum=raisable.minimum,
+            maximum=raisable.maximum,
+            next_cost=self.costs.get(key),
+            locked=locked,
+            **extra,
+        )
+
+
+def trait_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[TraitRow]:
+    """Return one row per trait of the sheet, in the order the sheet prints them."""
+    settings = resolve_settings(SETTINGS, settings)
+    rows = _Rows(sheet, settings)
+    _identity_rows(sheet, settings, rows)
+    _stat_rows(sheet, settings, rows)
+    _skill_rows(sheet, rows)
+    _secondary_rows(sheet, settings, rows)
+    _force_rows(sheet, rows)
+    _gear_rows(sheet, rows)
+    _wound_rows(sheet, rows)
+    _points_rows(sheet, settings, rows)
+    return rows.rows
+
+
+def _identity_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any], rows: _Rows) -> None:
+    for key, label, source in INFO_FIELDS:
+        rows.add(f"info.{key}", label, "identity", sheet["info"][key], RowKind.TEXT, source=source)
+    species = species_of(sheet)
+    rows.add(
+        "species",
+        "Species",
+        "identity",
+        species.slug,
+        RowKind.CHOICE,
+        shown=species.label,
+        choices=tuple(
+            (s.slug, f"{s.label} ({species_cost({'species': s.slug}, settings)} CP)")
+            for s in SPECIES
+        ),
+        source=species.source,
+    )
+
+
+def _stat_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any], rows: _Rows) -> None:
+    for stat in STATS:
+        hard, wiggle = stat_extra_dice(sheet, stat.slug)
+        maximum = stat_maximum(sheet, stat.slug, settings)
+        # Stats and skills are a few dice each, drawn as dots like the seed's sheet boxes.
+        rows.bought(
+            f"stat.{stat.slug}",
+            stat.label,
+            "stats",
+            shown=dice_text(sheet["stats"][stat.slug], hard, wiggle),
+            kind=RowKind.DOTS,
+            source=stat.source,
+            note=f"At most {maximum}d: {stat_maximum_reason(sheet, stat.slug, settings)}.",
+        )
+
+
+def _skill_rows(sheet: Mapping[str, Any], rows: _Rows) -> None:
+    stats = tuple((stat.slug, stat.label) for stat in STATS)
+    for row in sheet["skills"]:
+        key = f"skill.{row['id']}"
+        catalog = SKILL_BY_SLUG.get(row["skill"])
+        source = catalog.source if catalog else "L662"
+        hard, wiggle = skill_extra_dice(sheet, row)
+        pool = capped_pool(sheet["stats"][row["stat"]] + row["dice"], *_sum_extra(sheet, row))
+        notes = [f"Rolls {pool.text} with {STAT_BY_SLUG[row['stat']].label}."]
+        if row["free"]:
+            notes.append(f"The first {row['free']}d are free.")
+        if catalog and catalog.needs_dice_to_try:
+            notes.append("It cannot even be tried without dice.")
+        rows.bought(
+            key,
+            row["name"],
+            "skills",
+            shown=dice_text(row["dice"], hard, wiggle),
+            kind=RowKind.DOTS,
+            group=row["name"],
+            source=source,
+            note=" ".join(notes),
+        )
+        rows.add(
+            f"{key}.stat",
+            f"{row['name']}: stat",
+            "skills",
+            row["stat"],
+            RowKind.CHOICE,
+            shown=STAT_BY_SLUG[row["stat"]].label,
+            choices=stats,
+            group=row["name"],
+            source="L658",
+        )
+        if catalog and catalog.takes_specialty:
+            rows.add(
+                f"{key}.specialty",
+                f"{row['name']}: specialty",
+                "skills",
+                row["specialty"],
+                RowKind.TEXT,
+                group=row["name"],
+                source=source,
+            )
+
+
+def _secondary_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any], rows: _Rows) -> None:
+    droid = is_droid(sheet)
+    no_willpower = "Droids have no Willpower." if droid else ""
+    willpower = sheet["willpower"]
+    for part, source in (("bought", "L782"), ("extra", "L784")):
+        key = f"willpower.{part}"
+        if droid:
+            rows.add(
+                key,
+                WILLPOWER_LABELS[part],
+                "secondary",
+                willpower[part],
+                RowKind.NUMBER,
+                group="Willpower",
+                locked=no_willpower,
+                source="L764",
+            )
+        else:
+            rows.bought(
+                key,
+                WILLPOWER_LABELS[part],
+                "secondary",
+                shown=str(willpower[part]),
+                kind=RowKind.NUMBER,
+                group="Willpower",
+                source=source,
+            )
+    current = current_willpower(sheet, settings)
+    rows.add(
+        "willpower.current",
+        WILLPOWER_LABELS["current"],
+        "secondary",
+        current,
+        RowKind.NUMBER,
+        shown="" if current is None else str(current),
+        minimum=0,
+        maximum=MAX_POINTS,
+        group="Willpower",
+        locked=no_willpower,
+        source="L922",
+        note="" if droid else f"Base Willpower is {base_willpower(sheet, settings)}.",
+    )
+    for part in ("base", "current"):
+        rows.add(
+            f"dsp.{part}",
+            DARK_SIDE_LABELS[part],
+            "secondary",
+            sheet["dark_side"][part],
+            RowKind.NUMBER,
+            minimum=0,
+            maximum=MAX_POINTS,
+            group="Dark Side Points",
+            locked="Droids have no Willpower, so no Dark Side Points." if droid else "",
+            source="L904",
+        )
+
+
+def _force_rows(sheet: Mapping[str, Any], rows: _Rows) -> None:
+    droid = is_droid(sheet)
+    no_force = "Droids have no Force Sense and cannot learn the Force." if droid else ""
+    base_dsp = sheet["dark_side"]["base"]
+    for power in POWERS:
+        row = sheet["powers"][power.slug]
+        pool = capped_pool(row["dice"], row["hard"], row["wiggle"])
+        core = "; ".join(
+            t.label + (f" (Willpower {t.willpower})" if t.willpower else "")
+            for t in FORCE_TECHNIQUES
+            if t.power == power.slug and not t.stunt
+        )
+        power_note = (
+            f"Pool {pool.text}: {pool.total} of {POWER_MAXIMUM_DICE} dice. Comes with {core}."
+        )
+        for part, suffix, label in (
+            ("dice", "", power.label),
+            ("hard", ".hard", f"{power.label} hard dice"),
+            ("wiggle", ".wiggle", f"{power.label} wiggle dice"),
+        ):
+            key = f"power.{power.slug}{suffix}"
+            shown = dice_text(row[part]) if part == "dice" else str(row[part])
+            note = power_note if part == "dice" else ""
+            if droid:
+                rows.add(
+                    key,
+                    label,
+                    "force",
+                    row[part],
+                    RowKind.DICE,
+                    shown=shown,
+                    group=power.label,
+                    locked=no_force,
+                    source="L766",
+                )
+            else:
+                rows.bought(
+                    key,
+                    label,
+                    "force",
+                    shown=shown,
+                    kind=RowKind.DICE,
+                    group=power.label,
+                    source=power.source,
+                    note=note,
+                )
+        if power.needs_permission:
+            rows.add(
+                f"power.{power.slug}.approved",
+                f"{power.label}: the GM's permission",
+                "force",
+                row["approved"],
+                RowKind.FLAG,
+                shown="yes" if row["approved"] else "no",
+                group=power.label,
+                setter=Setter.GM,
+                source="L774",
+                note="Every Force power but Force Sense needs the GM's permission.",
+            )
+        for stunt in STUNTS:
+            if stunt.power != power.slug:
+                continue
+            key = f"stunt.{stunt.slug}"
+            owned = sheet["stunts"].get(stunt.slug)
+            dice = owned["dice"] if owned else 0
+            usable = _stunt_usable_note(stunt.slug, base_dsp)
+            rolls = ""
+            if dice:
+                rolled = capped_pool(row["dice"] + dice, row["hard"], row["wiggle"])
+                rolls = f"Rolls {rolled.text}."
+            willpower = f"Willpower {stunt.willpower}." if stunt.willpower else ""
+            side = f"{SIDE_LABELS[stunt.side]} stunt." if stunt.side else ""
+            note = " ".join(part for part in (side, rolls, willpower, usable) if part)
+            if droid:
+                rows.add(
+                    key,
+                    stunt.label,
+                    "force",
+                    dice,
+                    RowKind.DICE,
+                    shown=dice_text(dice),
+                    group=power.label,
+                    locked=no_force,
+                    source="L766",
+                )
+            else:
+                rows.bought(
+                    key,
+                    stunt.label,
+                    "force",
+                    shown=dice_text(dice),
+                    kind=RowKind.DICE,
+                    group=power.label,
+                    source=stunt.source,
+                    note=note,
+                )
+            if owned:
+                rows.add(
+                    f"{key}.approved",
+                    f"{stunt.label}: the GM's permission",
+                    "force",
+                    owned["approved"],
+                    RowKind.FLAG,
+                    shown="yes" if owned["approved"] else "no",
+                    group=power.label,
+                    setter=Setter.GM,
+                    source="L774",
+                    note="Every Force stunt needs the GM's permission.",
+                )
+    form = sheet["lightsaber_form"]
+    rows.add(
+        "lightsaber_form",
+        "Lightsaber form specialty",
+        "maneuvers",
+        form,
+        RowKind.CHOICE,
+        shown=FORM_BY_SLUG[form].label if form else "None chosen (Form I only)",
+        choices=(
+            ("", "None chosen (Form I only)"),
+            *(
+                (f.slug, f"{f.label} ({f.exemplars}) — favored move: {f.favored_move}")
+                for f in LIGHTSABER_FORMS
+            ),
+        ),
+        source="L1074",
+        note="Every Jedi knows Form I; one more form may be a specialty.",
+    )
+
+
+def _gear_rows(sheet: Mapping[str, Any], rows: _Rows) -> None:
+    for n, row in enumerate(sheet["abilities"]):
+        ability = ABILITY_BY_SLUG[row["ability"]]
+        target = row["target"]
+        if ability.target == "stat":
+            target = STAT_BY_SLUG[target].label
+        elif ability.target == "skill":
+            target = next((r["name"] for r in sheet["skills"] if r["id"] == target), target)
+        rows.bought(
+            f"ability.{n}.level",
+            f"{ability.label}: {target}" if target else ability.label,
+            "species",
+            shown=str(row["level"]),
+            kind=RowKind.NUMBER,
+            group="Abilities",
+            source=ability.source,
+        )
+    for n, row in enumerate(sheet["armor"]):
+        # Numbered, not named: renaming an item must not relabel (and so redraw) the
+        # fields beside it while the player types in them.
+        key, group = f"armor.{n}", f"Armor {n + 1}"
+        source = ARMOR_BY_SLUG[row["from"]].source if row["from"] else "L386"
+        for field, kind, low, high in (
+            ("name", RowKind.TEXT, None, None),
+            ("ar", RowKind.NUMBER, 0, GEAR_NUMBER_MAXIMUM),
+            ("coordination", RowKind.NUMBER, 0, ARMOR_COORDINATION_MAXIMUM),
+            ("move", RowKind.NUMBER, 0, GEAR_NUMBER_MAXIMUM),
+            ("special", RowKind.TEXT, None, None),
+            ("covers", RowKind.TEXT, None, None),
+            ("worn", RowKind.FLAG, None, None),
+        ):
+            value = row[field]
+            shown = str(value)
+            if field == "covers":
+                # A text row holds what apply_edit reads back: "all" or location names.
+                value = shown = _covers_text(value)
+            if field == "worn":
+                shown = "yes" if value else "no"
+            rows.add(
+                f"{key}.{field}",
+                f"{group}: {ARMOR_FIELDS[field]}",
+                "gear",
+                value,
+                kind,
+                shown=shown,
+                minimum=low,
+                maximum=high,
+                group=group,
+                source=source,
+            )
+    for n, row in enumerate(sheet["weapons"]):
+        key, group = f"weapon.{n}", f"Weapon {n + 1}"
+        source = WEAPON_BY_SLUG[row["from"]].source if row["from"] else "L401"
+        for field, kind, low, high in (
+            ("name", RowKind.TEXT, None, None),
+            ("damage", RowKind.TEXT, None, None),
+            ("penetration", RowKind.NUMBER, 0, GEAR_NUMBER_MAXIMUM),
+            ("initiative", RowKind.NUMBER, 0, GEAR_NUMBER_MAXIMUM),
+            ("special", RowKind.TEXT, None, None),
+        ):
+            rows.add(
+                f"{key}.{field}",
+                f"{group}: {WEAPON_FIELDS[field]}",
+                "gear",
+                row[field],
+                kind,
+                minimum=low,
+                maximum=high,
+                group=group,
+                source=source,
+            )
+
+
+def _covers_text(covers: list[str]) -> str:
+    if len(covers) == len(HIT_LOCATIONS):
+        return "all"
+    return ", ".join(LOCATION_BY_SLUG[slug].label for slug in covers)
+
+
+def _wound_rows(sheet: Mapping[str, Any], rows: _Rows) -> None:
+    states = {BOX_EMPTY: "empty", BOX_SHOCK: "shock", BOX_KILLING: "killing"}
+    for location in HIT_LOCATIONS:
+        for n, state in enumerate(sheet["wounds"][location.slug]):
+            rows.add(
+                f"wound.{location.slug}.{n}",
+                f"{location.label} box {n + 1}",
+                "wounds",
+                states[state],
+                RowKind.CHOICE,
+                shown=BOX_MARKS[state],
+                choices=BOX_CHOICES,
+                group=location.label,
+                source=location.source,
+            )
+
+
+def _points_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any], rows: _Rows) -> None:
+    rows.add(
+        "character_points",
+        "Character points",
+        "points",
+        sheet["character_points"],
+        RowKind.NUMBER,
+        minimum=0,
+        maximum=MAX_POINTS,
+        setter=Setter.GM,
+        source="L772",
+        note="The creation budget: 100 to 200 for beginners, 400 or more for masters.",
+    )
+    stage = stage_of(sheet)
+    spent = points_spent(sheet, settings)
+    allowed = sheet["character_points"] + xp_awarded(sheet)
+    locked = ""
+    if stage == "creation" and spent > allowed:
+        locked = f"Creation cannot finish over budget: {spent} CP spent of {allowed} CP."
+    rows.add(
+        STAGE_TRAIT,
+        "Stage",
+        "points",
+        stage.value,
+        RowKind.CHOICE,
+        shown=dict(STAGE_CHOICES)[stage.value],
+        choices=STAGE_CHOICES,
+        locked=locked,
+        source="L826",
+        note="In play, purchases cost experience at the same prices.",
+    )
+    for n, award in enumerate(sheet["xp_awards"]):
+        group = f"Experience award {n + 1}"
+        rows.add(
+            f"xp.{n}.amount",
+            f"{group}: XP",
+            "points",
+            award["amount"],
+            RowKind.NUMBER,
+            minimum=1,
+            maximum=MAX_POINTS,
+            group=group,
+            setter=Setter.GM,
+            source="L826",
+            note="The GM decides how much experience to award.",
+        )
+        rows.add(
+            f"xp.{n}.note",
+            f"{group}: note",
+            "points",
+            award["note"],
+            RowKind.TEXT,
+            group=group,
+            setter=Setter.GM,
+            source="L828-L832",
+        )

@@ -1,389 +1,401 @@
-"""The shape of a Star O.R.E. sheet: a blank one, and the normal form of an imported one."""
+"""The shape of a Star O.R.E. sheet, declared once as the schema SCHEMA (`OreSheet`).
+
+A blank sheet, the validation of a stored or imported one and the published JSON Schema
+all come from these models; derived values (pools, Willpower, wound states) are never
+stored. Older shapes are upgraded through MIGRATIONS.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import copy
-import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import Annotated, Any
 
-from rulesets.core import InvalidSheet
+from pydantic import ConfigDict, Field
+
+from rulesets.core import InvalidSheet, resolve_settings
+from rulesets.core.schema import (
+    SheetModel,
+    flag,
+    one_of,
+    rows,
+    text,
+    upgrade_sheet,
+    validate_with,
+    whole,
+)
+from rulesets.core.stage import STAGE_TRAIT
 from rulesets.ore.data import (
+    ABILITIES,
     ABILITY_BY_SLUG,
     ABILITY_MAXIMUM_LEVEL,
+    ABILITY_ROWS,
     ALL_LOCATIONS,
-    ARMOR_BY_SLUG,
+    ARMOR_COORDINATION_MAXIMUM,
     ARMOR_ROWS,
+    ARMORS,
     BOX_STATES,
-    FORM_BY_SLUG,
+    GEAR_NUMBER_MAXIMUM,
     HIT_LOCATIONS,
-    INFO_KEYS,
+    LIGHTSABER_FORMS,
+    LOCATION_BY_SLUG,
+    MAX_POINTS,
     POWER_BY_SLUG,
     POWER_MAXIMUM_DICE,
-    POWERS,
-    SKILL_BY_SLUG,
-    SPECIES_BY_SLUG,
+    ROW_TEXT_LENGTH,
+    SETTINGS,
+    SKILL_MAXIMUM,
+    SKILL_ROWS,
+    SKILLS,
+    SPECIAL_TEXT_LENGTH,
+    SPECIES,
     STARTING_LANGUAGE_DICE,
-    STAT_BY_SLUG,
+    STAT_CEILING,
+    STAT_MINIMUM,
     STATS,
-    STUNT_BY_SLUG,
     STUNT_MAXIMUM_DICE,
+    STUNTS,
     TEXT_MAX_LENGTH,
-    WEAPON_BY_SLUG,
     WEAPON_ROWS,
+    WEAPONS,
+    WILLPOWER_BOUGHT_MAXIMUM,
+    WOUND_BOX_MOST,
+    XP_AWARD_ROWS,
 )
+from rulesets.ore.edits import RESERVED_SKILL_IDS, apply_edit
+from rulesets.ore.rules import fit_wounds, starting_skills, wound_box_count
 
-PHASES = ("creation", "play")
-MAX_DICE_FIELD = 20  # a stored stat can never reasonably exceed this; check() gives the real cap
-MAX_POINTS = 100_000
-MAX_XP_AWARDS = 1000
-Checker = Callable[[Any, str], Any]
-
-
-def skill_id(name: str) -> str:
-    """Turn a skill's written name into its stable key: "Lore [Jedi lore]" -> "lore_jedi_lore"."""
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+SCHEMA_VERSION = 1
+STAGES = ("creation", "play")
+SKILL_ID = r"^[a-z0-9_]+$"
 
 
-def skill_name(label: str, specialty: str) -> str:
-    return f"{label} [{specialty}]" if specialty else label
-
-
-def new_skill(catalog_slug: str, specialty: str = "", dice: int = 0, free: int = 0) -> dict:
-    """Build a sheet row for a catalog skill."""
-    skill = SKILL_BY_SLUG[catalog_slug]
-    name = skill_name(skill.label, specialty)
-    return {
-        "id": skill_id(name),
-        "skill": catalog_slug,
-        "name": name,
-        "specialty": specialty,
-        "stat": skill.stat,
-        "dice": dice,
-        "free": free,
-    }
-
-
-def wound_box_count(sheet: Mapping[str, Any], location_boxes: int) -> int:
-    """Boxes on one location: the table's count, +1 per level of massive (L814, L850)."""
-    species = SPECIES_BY_SLUG.get(sheet.get("species", "human"), SPECIES_BY_SLUG["human"])
-    massive = sum(row["level"] for row in sheet.get("abilities", ()) if row["ability"] == "massive")
-    return location_boxes + species.extra_wound_boxes + massive
-
-
-def fit_wounds(sheet: dict) -> None:
-    """Resize every location's boxes to the species' count, keeping the marks that still fit."""
-    wounds = sheet.setdefault("wounds", {})
-    for location in HIT_LOCATIONS:
-        count = wound_box_count(sheet, location.boxes)
-        boxes = list(wounds.get(location.slug, []))[:count]
-        wounds[location.slug] = boxes + [""] * (count - len(boxes))
-
-
-def blank_sheet(budget: int) -> dict:
-    """Build a new human with the free starting package (L758-L766)."""
-    sheet: dict[str, Any] = {
-        "info": dict.fromkeys(INFO_KEYS, ""),
-        "species": "human",
-        "character_points": budget,
-        "phase": "creation",
-        "creation_spent": None,
-        "xp_awards": [],
-        "stats": {stat.slug: 1 for stat in STATS},
-        "skills": [
-            new_skill("language", "native", STARTING_LANGUAGE_DICE, STARTING_LANGUAGE_DICE),
-            new_skill("language", "Basic", STARTING_LANGUAGE_DICE, STARTING_LANGUAGE_DICE),
-        ],
-        "powers": {
-            power.slug: {"dice": power.free_dice, "hard": 0, "wiggle": 0, "approved": False}
-            for power in POWERS
-        },
-        "stunts": {},
-        "willpower": {"bought": 0, "extra": 0, "adjustment": 0},
-        "dark_side": {"base": 0, "current": 0},
-        "abilities": [],
-        "armor": [],
-        "weapons": [],
-        "wounds": {},
-        "lightsaber_form": "",
-    }
-    fit_wounds(sheet)
-    return sheet
-
-
-# --- Import validation ----------------------------------------------------------------------
-
-
-def _fail(path: str, message: str) -> InvalidSheet:
-    return InvalidSheet(f"{path}: {message}")
-
-
-def _mapping(value: Any, path: str, allowed: tuple[str, ...] | None = None) -> Mapping:
-    if not isinstance(value, Mapping):
-        raise _fail(path, "expected an object")
-    if allowed is not None:
-        unknown = sorted(set(value) - set(allowed))
-        if unknown:
-            raise _fail(path, f"unknown key(s) {', '.join(map(str, unknown))}")
-    return value
-
-
-def _list(value: Any, path: str, longest: int) -> list:
-    if not isinstance(value, list):
-        raise _fail(path, "expected a list")
-    if len(value) > longest:
-        raise _fail(path, f"at most {longest} entries, found {len(value)}")
-    return value
-
-
-def _int(value: Any, path: str, lowest: int, highest: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(path, f"expected a whole number, found {value!r}")
-    if not lowest <= value <= highest:
-        raise _fail(path, f"{value} is outside {lowest}..{highest}")
-    return value
-
-
-def _text(value: Any, path: str, longest: int = TEXT_MAX_LENGTH) -> str:
-    if not isinstance(value, str):
-        raise _fail(path, f"expected text, found {value!r}")
-    if len(value) > longest:
-        raise _fail(path, f"longer than {longest} characters")
-    return value
-
-
-def _bool(value: Any, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(path, f"expected true or false, found {value!r}")
-    return value
-
-
-def _choice(value: Any, path: str, allowed: Mapping | tuple) -> str:
-    if value not in allowed:
-        raise _fail(path, f"unknown value {value!r}")
-    return value
-
-
-def _ints(lowest: int, highest: int) -> Checker:
-    return lambda value, path: _int(value, path, lowest, highest)
-
-
-def _texts(longest: int) -> Checker:
-    return lambda value, path: _text(value, path, longest)
-
-
-def _slug_or_blank(catalog: Mapping) -> Checker:
+def _blank_or(slugs: Any) -> Any:
     # Rows picked from a catalog remember where they came from; typed-in rows say "".
-    return lambda value, path: value if value == "" else _choice(value, path, catalog)
+    return one_of(("", *slugs))
 
 
-def _row(value: Any, path: str, fields: dict[str, Checker]) -> dict:
-    """Check one list row against {field: checker}, filling nothing: every field is required."""
-    row = _mapping(value, path, tuple(fields))
-    missing = sorted(set(fields) - set(row))
-    if missing:
-        raise _fail(path, f"missing key(s) {', '.join(missing)}")
-    return {key: check(row[key], f"{path}.{key}") for key, check in fields.items()}
+def _info_text() -> Any:
+    # Edits keep one line for most fields, several for Appearance and Motivations; a stored
+    # sheet from before that distinction may hold line breaks anywhere.
+    return text(TEXT_MAX_LENGTH, lines=True)
 
 
-def _skill_row(value: Any, path: str) -> dict:
-    row = _row(
-        value,
-        path,
-        {
-            "id": _texts(200),
-            "skill": _slug_or_blank(SKILL_BY_SLUG),
-            "name": _texts(200),
-            "specialty": _texts(200),
-            "stat": lambda v, p: _choice(v, p, STAT_BY_SLUG),
-            "dice": _ints(0, MAX_DICE_FIELD),
-            "free": _ints(0, STARTING_LANGUAGE_DICE),
-        },
+class Info(SheetModel):
+    player: _info_text() = ""
+    gender: _info_text() = ""
+    career: _info_text() = ""
+    age: _info_text() = ""
+    height: _info_text() = ""
+    weight: _info_text() = ""
+    eyes: _info_text() = ""
+    hair: _info_text() = ""
+    skin: _info_text() = ""
+    appearance: _info_text() = ""
+    motivations: _info_text() = ""
+
+
+class XpAward(SheetModel):
+    amount: whole(1, MAX_POINTS)
+    note: text(SPECIAL_TEXT_LENGTH)
+
+
+def _stat() -> Any:
+    return whole(STAT_MINIMUM, STAT_CEILING)
+
+
+class Stats(SheetModel):
+    body: _stat() = STAT_MINIMUM
+    coordination: _stat() = STAT_MINIMUM
+    sense: _stat() = STAT_MINIMUM
+    brains: _stat() = STAT_MINIMUM
+    command: _stat() = STAT_MINIMUM
+    cool: _stat() = STAT_MINIMUM
+
+
+class SkillEntry(SheetModel):
+    id: Annotated[text(ROW_TEXT_LENGTH), Field(pattern=SKILL_ID)]
+    skill: _blank_or(skill.slug for skill in SKILLS)
+    name: text(ROW_TEXT_LENGTH)
+    specialty: text(ROW_TEXT_LENGTH)
+    stat: one_of(stat.slug for stat in STATS)
+    dice: whole(0, SKILL_MAXIMUM)
+    free: whole(0, STARTING_LANGUAGE_DICE)
+
+
+class Power(SheetModel):
+    dice: whole(0, POWER_MAXIMUM_DICE) = 0
+    hard: whole(0, POWER_MAXIMUM_DICE) = 0
+    wiggle: whole(0, POWER_MAXIMUM_DICE) = 0
+    # The GM's permission (L774); Force Sense needs none.
+    approved: flag() = False
+
+
+class Powers(SheetModel):
+    force_sense: Power = Field(
+        default_factory=lambda: Power(dice=POWER_BY_SLUG["force_sense"].free_dice)
     )
-    if not row["name"].strip():
-        raise _fail(path, "a skill needs a name")
-    # The id is fixed when the skill is added; renaming a specialty keeps it (stable keys).
-    if not re.fullmatch(r"[a-z0-9_]+", row["id"]):
-        raise _fail(f"{path}.id", "use lowercase letters, digits and _ only")
-    if row["free"] and row["skill"] != "language":
-        raise _fail(path, "only the two starting languages come with free dice")
-    return row
+    energy_manipulation: Power = Field(default_factory=Power)
+    physical_control: Power = Field(default_factory=Power)
+    mental_influence: Power = Field(default_factory=Power)
 
 
-def _power_row(value: Any, path: str) -> dict:
-    dice = _ints(0, POWER_MAXIMUM_DICE)
-    return _row(value, path, {"dice": dice, "hard": dice, "wiggle": dice, "approved": _bool})
+class Stunt(SheetModel):
+    dice: whole(1, STUNT_MAXIMUM_DICE)
+    approved: flag()
+
+
+class Willpower(SheetModel):
+    bought: whole(0, WILLPOWER_BOUGHT_MAXIMUM) = 0
+    extra: whole(0, WILLPOWER_BOUGHT_MAXIMUM) = 0
+    # Current Willpower is base + extra + adjustment; play moves only the adjustment.
+    adjustment: whole(-MAX_POINTS, MAX_POINTS) = 0
+
+
+class DarkSide(SheetModel):
+    base: whole(0, MAX_POINTS) = 0
+    current: whole(0, MAX_POINTS) = 0
+
+
+class AbilityEntry(SheetModel):
+    ability: one_of(ability.slug for ability in ABILITIES)
+    # A stat slug or a skill id for abilities that apply to one, else "".
+    target: text(ROW_TEXT_LENGTH)
+    level: whole(1, ABILITY_MAXIMUM_LEVEL)
+
+
+class ArmorEntry(SheetModel):
+    model_config = ConfigDict(serialize_by_alias=True)
+
+    from_: _blank_or(armor.slug for armor in ARMORS) = Field(alias="from")
+    name: text(ROW_TEXT_LENGTH)
+    ar: whole(0, GEAR_NUMBER_MAXIMUM)
+    coordination: whole(0, ARMOR_COORDINATION_MAXIMUM)
+    move: whole(0, GEAR_NUMBER_MAXIMUM)
+    special: text(SPECIAL_TEXT_LENGTH)
+    covers: rows(one_of(ALL_LOCATIONS), most=len(ALL_LOCATIONS))
+    worn: flag()
+
+
+class WeaponEntry(SheetModel):
+    model_config = ConfigDict(serialize_by_alias=True)
+
+    from_: _blank_or(weapon.slug for weapon in WEAPONS) = Field(alias="from")
+    name: text(ROW_TEXT_LENGTH)
+    damage: text(ROW_TEXT_LENGTH)
+    penetration: whole(0, GEAR_NUMBER_MAXIMUM)
+    initiative: whole(0, GEAR_NUMBER_MAXIMUM)
+    special: text(SPECIAL_TEXT_LENGTH)
+
+
+def _boxes(location: str) -> Any:
+    count = LOCATION_BY_SLUG[location].boxes
+    return Annotated[rows(one_of(BOX_STATES), most=WOUND_BOX_MOST), Field(default=[""] * count)]
+
+
+class Wounds(SheetModel):
+    """One entry per wound box: "" empty, "shock" (/) or "killing" (X, normal damage)."""
+
+    right_leg: _boxes("right_leg")
+    left_leg: _boxes("left_leg")
+    right_arm: _boxes("right_arm")
+    left_arm: _boxes("left_arm")
+    torso: _boxes("torso")
+    vitals: _boxes("vitals")
+    head: _boxes("head")
+
+
+class OreSheet(SheetModel):
+    """A Star O.R.E. character sheet (the `sheet` member of a character file)."""
+
+    schema_version: whole(SCHEMA_VERSION, SCHEMA_VERSION) = SCHEMA_VERSION
+    stage: one_of(STAGES) = "creation"
+    info: Info = Field(default_factory=Info)
+    species: one_of(species.slug for species in SPECIES) = "human"
+    # The creation budget in CP, set by the GM (L772); blank_sheet fills in the setting.
+    character_points: whole(0, MAX_POINTS) = 0
+    # What creation cost when it ended: set exactly when the stage is play.
+    creation_spent: whole(0, MAX_POINTS) | None = None
+    xp_awards: rows(XpAward, most=XP_AWARD_ROWS) = Field(default_factory=list)
+    stats: Stats = Field(default_factory=Stats)
+    skills: rows(SkillEntry, most=SKILL_ROWS) = Field(
+        default_factory=lambda: [SkillEntry(**row) for row in starting_skills()]
+    )
+    powers: Powers = Field(default_factory=Powers)
+    stunts: dict[one_of(stunt.slug for stunt in STUNTS), Stunt] = Field(default_factory=dict)
+    willpower: Willpower = Field(default_factory=Willpower)
+    dark_side: DarkSide = Field(default_factory=DarkSide)
+    abilities: rows(AbilityEntry, most=ABILITY_ROWS) = Field(default_factory=list)
+    armor: rows(ArmorEntry, most=ARMOR_ROWS) = Field(default_factory=list)
+    weapons: rows(WeaponEntry, most=WEAPON_ROWS) = Field(default_factory=list)
+    wounds: Wounds = Field(default_factory=Wounds)
+    lightsaber_form: _blank_or(form.slug for form in LIGHTSABER_FORMS) = ""
+
+
+SCHEMA = OreSheet
+
+
+def blank_sheet(settings: Mapping[str, Any]) -> dict:
+    """Build a new human with the free starting package (L758-L766) and the GM's budget."""
+    budget = resolve_settings(SETTINGS, settings)["creation_budget"]
+    return OreSheet().model_dump(mode="json") | {"character_points": budget}
 
 
 def validate_sheet(data: Any) -> dict:
-    """Return the normal form of an imported sheet, or raise InvalidSheet saying what is wrong.
+    """Return the normal form of a stored or imported sheet, or raise InvalidSheet naming
+    every field at fault."""
+    if not isinstance(data, Mapping):
+        raise InvalidSheet("the sheet must be a JSON object.")
+    upgraded = upgrade_sheet(data, current=SCHEMA_VERSION, migrations=MIGRATIONS)
+    sheet = validate_with(OreSheet, upgraded)
+    faults = _cross_field_faults(sheet)
+    if faults:
+        raise InvalidSheet("; ".join(faults[:5]))
+    return sheet
 
-    Missing top-level parts are filled from a blank sheet so older exports still load.
-    """
-    top = _mapping(data, "sheet", tuple(blank_sheet(0)))
-    sheet = blank_sheet(0)
-    if "info" in top:
-        info = _mapping(top["info"], "info", INFO_KEYS)
-        sheet["info"].update({k: _text(v, f"info.{k}") for k, v in info.items()})
-    if "species" in top:
-        sheet["species"] = _choice(top["species"], "species", SPECIES_BY_SLUG)
-    if "character_points" in top:
-        sheet["character_points"] = _int(top["character_points"], "character_points", 0, MAX_POINTS)
-    if "phase" in top:
-        sheet["phase"] = _choice(top["phase"], "phase", PHASES)
-    if "creation_spent" in top and top["creation_spent"] is not None:
-        sheet["creation_spent"] = _int(top["creation_spent"], "creation_spent", 0, MAX_POINTS)
-    if (sheet["phase"] == "play") != (sheet["creation_spent"] is not None):
-        raise _fail("creation_spent", "is set exactly when the phase is play")
-    if "xp_awards" in top:
-        sheet["xp_awards"] = [
-            _row(
-                award,
-                f"xp_awards.{n}",
-                {
-                    "amount": _ints(1, MAX_POINTS),
-                    "note": _texts(500),
-                },
-            )
-            for n, award in enumerate(_list(top["xp_awards"], "xp_awards", MAX_XP_AWARDS))
-        ]
-    if "stats" in top:
-        stats = _mapping(top["stats"], "stats", tuple(STAT_BY_SLUG))
-        for slug, value in stats.items():
-            sheet["stats"][slug] = _int(value, f"stats.{slug}", 0, MAX_DICE_FIELD)
-    if "skills" in top:
-        skills = [
-            _skill_row(row, f"skills.{n}")
-            for n, row in enumerate(_list(top["skills"], "skills", 200))
-        ]
-        ids = [row["id"] for row in skills]
-        names = [row["name"].lower() for row in skills]
-        if len(set(ids)) != len(ids) or len(set(names)) != len(names):
-            raise _fail("skills", "two skills share an id or a name")
-        if sum(1 for row in skills if row["free"]) > 2:
-            raise _fail("skills", "only two starting languages come with free dice")
-        sheet["skills"] = skills
-    if "powers" in top:
-        powers = _mapping(top["powers"], "powers", tuple(POWER_BY_SLUG))
-        for slug, row in powers.items():
-            sheet["powers"][slug] = _power_row(row, f"powers.{slug}")
-    if "stunts" in top:
-        stunts = _mapping(top["stunts"], "stunts", tuple(STUNT_BY_SLUG))
-        sheet["stunts"] = {
-            slug: _row(
-                row,
-                f"stunts.{slug}",
-                {"dice": _ints(1, STUNT_MAXIMUM_DICE), "approved": _bool},
-            )
-            for slug, row in stunts.items()
-        }
-    if "willpower" in top:
-        points = _ints(0, MAX_POINTS)
-        sheet["willpower"] = _row(
-            top["willpower"],
-            "willpower",
-            {
-                "bought": points,
-                "extra": points,
-                "adjustment": _ints(-MAX_POINTS, MAX_POINTS),
-            },
-        )
-    if "dark_side" in top:
-        points = _ints(0, MAX_POINTS)
-        sheet["dark_side"] = _row(
-            top["dark_side"], "dark_side", {"base": points, "current": points}
-        )
-    if "abilities" in top:
-        sheet["abilities"] = [
-            _ability_row(row, f"abilities.{n}", sheet)
-            for n, row in enumerate(_list(top["abilities"], "abilities", 50))
-        ]
-    if "armor" in top:
-        sheet["armor"] = [
-            _armor_row(row, f"armor.{n}")
-            for n, row in enumerate(_list(top["armor"], "armor", ARMOR_ROWS))
-        ]
-    if "weapons" in top:
-        sheet["weapons"] = [
-            _weapon_row(row, f"weapons.{n}")
-            for n, row in enumerate(_list(top["weapons"], "weapons", WEAPON_ROWS))
-        ]
-    if "lightsaber_form" in top:
-        form = top["lightsaber_form"]
-        sheet["lightsaber_form"] = (
-            form if form == "" else _choice(form, "lightsaber_form", FORM_BY_SLUG)
-        )
-    sheet["wounds"] = {}
-    if "wounds" in top:
-        wounds = _mapping(top["wounds"], "wounds", ALL_LOCATIONS)
+
+def _cross_field_faults(sheet: Mapping[str, Any]) -> list[str]:
+    """What the schema's fields cannot say one at a time, so that no accepted sheet fails
+    later: stage and creation spend agree, skill ids are unique, ability targets exist and
+    every location has as many boxes as the species and abilities give it."""
+    faults = []
+    if (sheet["stage"] == "play") != (sheet["creation_spent"] is not None):
+        faults.append("creation_spent: is set exactly when the stage is play")
+    skills = sheet["skills"]
+    ids = [row["id"] for row in skills]
+    names = [row["name"].lower() for row in skills]
+    if len(set(ids)) != len(ids) or len(set(names)) != len(names):
+        faults.append("skills: two skills share an id or a name")
+    for n, row in enumerate(skills):
+        if row["id"] in RESERVED_SKILL_IDS:
+            faults.append(f"skills.{n}.id: “{row['id']}” is reserved")
+        if not row["name"].strip():
+            faults.append(f"skills.{n}.name: a skill needs a name")
+        if row["free"] and row["skill"] != "language":
+            faults.append(f"skills.{n}.free: only the two starting languages come with free dice")
+    if sum(1 for row in skills if row["free"]) > 2:
+        faults.append("skills: only two starting languages come with free dice")
+    taken = set()
+    for n, row in enumerate(sheet["abilities"]):
+        kind = ABILITY_BY_SLUG[row["ability"]].target
+        target = row["target"]
+        if kind == "stat" and target not in sheet["stats"]:
+            faults.append(f"abilities.{n}.target: expected a stat")
+        elif kind == "skill" and target not in ids:
+            faults.append(f"abilities.{n}.target: no skill with this id on the sheet")
+        elif not kind and target:
+            faults.append(f"abilities.{n}.target: this ability applies to no stat or skill")
+        if (row["ability"], target) in taken:
+            faults.append(f"abilities.{n}: bought twice; raise the level of the first instead")
+        taken.add((row["ability"], target))
+    if not faults:
         for location in HIT_LOCATIONS:
-            boxes = _list(wounds.get(location.slug, []), f"wounds.{location.slug}", 100)
             count = wound_box_count(sheet, location.boxes)
-            if len(boxes) != count:
-                raise _fail(
-                    f"wounds.{location.slug}", f"expected {count} boxes, found {len(boxes)}"
-                )
-            for n, state in enumerate(boxes):
-                _choice(state, f"wounds.{location.slug}.{n}", BOX_STATES)
-            sheet["wounds"][location.slug] = list(boxes)
-    fit_wounds(sheet)
-    return copy.deepcopy(sheet)
+            found = len(sheet["wounds"][location.slug])
+            if found != count:
+                faults.append(f"wounds.{location.slug}: expected {count} boxes, found {found}")
+    return faults
 
 
-def _ability_row(value: Any, path: str, sheet: Mapping[str, Any]) -> dict:
-    row = _row(
-        value,
-        path,
-        {
-            "ability": lambda v, p: _choice(v, p, ABILITY_BY_SLUG),
-            "target": _texts(200),
-            "level": _ints(1, ABILITY_MAXIMUM_LEVEL),
-        },
-    )
-    kind = ABILITY_BY_SLUG[row["ability"]].target
-    if kind == "stat":
-        _choice(row["target"], f"{path}.target", STAT_BY_SLUG)
-    elif kind == "skill":
-        if row["target"] not in {skill["id"] for skill in sheet["skills"]}:
-            raise _fail(f"{path}.target", f"no skill with id {row['target']!r} on the sheet")
-    elif row["target"]:
-        raise _fail(f"{path}.target", "this ability applies to no stat or skill")
-    return row
+def _upgrade_unversioned(old: dict) -> dict:
+    """Upgrade a sheet stored before schema versions: `phase` became the shared `stage`,
+    and parts an older export lacks are filled from a blank sheet, as imports always were."""
+    sheet = copy.deepcopy(old)
+    if "phase" in sheet:
+        sheet[STAGE_TRAIT] = sheet.pop("phase")
+    blank = OreSheet().model_dump(mode="json")
+    blank.pop("schema_version")
+    for key, default in blank.items():
+        if key not in sheet:
+            sheet[key] = copy.deepcopy(default)
+        elif isinstance(default, dict) and isinstance(sheet[key], dict) and key != "stunts":
+            # A part written by an older version may lack a newer field (an info line).
+            sheet[key] = copy.deepcopy(default) | sheet[key]
+    if "wounds" not in old and isinstance(sheet["species"], str):
+        # A broken species or ability row is left for the schema to name.
+        with contextlib.suppress(KeyError, TypeError):
+            fit_wounds(sheet)
+    return sheet
 
 
-def _armor_row(value: Any, path: str) -> dict:
-    def covers(v: Any, p: str) -> list[str]:
-        locations = _list(v, p, len(ALL_LOCATIONS))
-        for n, slug in enumerate(locations):
-            _choice(slug, f"{p}.{n}", ALL_LOCATIONS)
-        return [slug for slug in ALL_LOCATIONS if slug in locations]
+MIGRATIONS = {0: _upgrade_unversioned}
 
-    return _row(
-        value,
-        path,
-        {
-            "from": _slug_or_blank(ARMOR_BY_SLUG),
-            "name": _texts(200),
-            "ar": _ints(0, 50),
-            "coordination": _ints(0, 10),
-            "move": _ints(0, 50),
-            "special": _texts(500),
-            "covers": covers,
-            "worn": _bool,
-        },
-    )
+# Each edit is (trait, raw value) exactly as a browser form would submit it. With the default
+# settings (150 CP, wiggle die 5) creation spends exactly 150 CP; 2 of 3 XP go to Stealth.
+DEMO_EDITS: tuple[tuple[str, str], ...] = (
+    ("info.player", "Demo player"),
+    ("info.gender", "Female"),
+    ("info.career", "Jedi Knight"),
+    ("info.age", "27"),
+    ("info.height", "1.72 m"),
+    ("info.weight", "61 kg"),
+    ("info.eyes", "Grey"),
+    ("info.hair", "Black"),
+    ("info.skin", "Tan"),
+    ("info.appearance", "Weathered robes, a hilt of dark alloy, a scar across one palm."),
+    ("info.motivations", "Find her lost Padawan; keep the Outer Rim clinics open."),
+    ("stat.body", "2d"),
+    ("stat.coordination", "4d"),
+    ("stat.sense", "3d"),
+    ("stat.brains", "2d"),
+    ("stat.command", "2d"),
+    ("stat.cool", "3d"),
+    ("skill.language_native.specialty", "Huttese"),
+    ("skill.add", "Lightsaber"),
+    ("skill.lightsaber", "3d"),
+    ("skill.add", "Dodge"),
+    ("skill.dodge", "2d"),
+    ("skill.add", "Athletics"),
+    ("skill.athletics", "1d"),
+    ("skill.add", "Meditation"),
+    ("skill.meditation", "2d"),
+    ("skill.add", "Lore [Jedi lore]"),
+    ("skill.lore_jedi_lore", "2d"),
+    ("skill.add", "Pilot [Starfighter]"),
+    ("skill.pilot_starfighter", "1d"),
+    ("skill.add", "Sight"),
+    ("skill.sight", "2d"),
+    ("power.force_sense", "2d"),
+    ("power.force_sense.hard", "1"),
+    ("power.energy_manipulation", "2d"),
+    ("power.energy_manipulation.approved", "yes"),
+    ("power.physical_control", "2d"),
+    ("power.physical_control.approved", "yes"),
+    ("stunt.blaster_defense", "2d"),
+    ("stunt.blaster_defense.approved", "yes"),
+    ("stunt.force_jump", "1d"),
+    ("stunt.force_jump.approved", "yes"),
+    ("stunt.healing", "1d"),
+    ("stunt.healing.approved", "yes"),
+    ("power.mental_influence", "2d"),
+    ("power.mental_influence.approved", "yes"),
+    ("stunt.affect_mind", "1d"),
+    ("stunt.affect_mind.approved", "yes"),
+    ("skill.add", "Persuade"),
+    ("skill.persuade", "1d"),
+    ("skill.add", "Blaster"),
+    ("skill.blaster", "2d"),
+    ("willpower.bought", "3"),
+    ("willpower.extra", "4"),
+    ("lightsaber_form", "iii"),
+    ("weapon.add", "lightsaber"),
+    ("weapon.add", "Hold-out or decorative blaster"),
+    ("armor.add", "Thick furs or leathers"),
+    ("armor.0.worn", "no"),
+    ("wound.left_arm.0", "cycle"),
+    # Creation ends on exactly 150 CP; then one session of play and a first XP purchase.
+    (STAGE_TRAIT, "play"),
+    ("xp.award", "3|Session 1: held the clinic gate, and the plan to flood the hangar worked"),
+    ("skill.add", "Stealth"),
+    ("skill.stealth", "1d"),
+)
 
 
-def _weapon_row(value: Any, path: str) -> dict:
-    return _row(
-        value,
-        path,
-        {
-            "from": _slug_or_blank(WEAPON_BY_SLUG),
-            "name": _texts(200),
-            "damage": _texts(200),
-            "penetration": _ints(0, 50),
-            "initiative": _ints(0, 50),
-            "special": _texts(500),
-        },
-    )
+def demo_sheet() -> dict:
+    """Build Kael Varrin, a human Jedi Knight on 150 CP with a hard die and three stunts."""
+    settings = resolve_settings(SETTINGS, {})
+    sheet = blank_sheet(settings)
+    for trait, raw in DEMO_EDITS:
+        sheet = apply_edit(sheet, trait, raw, settings)
+    return sheet

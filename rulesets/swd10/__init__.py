@@ -1,34 +1,42 @@
-"""Star Wars Storytelling (d10), "SWd10": White Wolf style dots (seed 000)."""
+"""Star Wars Storytelling (d10), "SWd10": White Wolf style dots.
+
+data.py holds the catalogs, sheet.py the sheet's shape (SCHEMA), rules.py the checks, costs,
+derived values and rows, edits.py apply_edit; prerequisites.py judges merit and Force
+ability prerequisites and xp.py prices raises.
+"""
 
 from __future__ import annotations
 
+from rulesets.swd10.edits import apply_edit
 from rulesets.swd10.rules import (
     SETTINGS,
     advance_cost,
-    apply_edit,
-    blank_sheet,
     check,
-    demo_sheet,
     derived,
     health_track,
-    next_costs,
     owned_merits,
+    status,
     trait_label,
-    trait_view,
-    validate_sheet,
-    xp_available,
+    trait_rows,
     xp_spent,
+)
+from rulesets.swd10.sheet import (
+    MIGRATIONS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    blank_sheet,
+    demo_sheet,
+    validate_sheet,
 )
 
 KEY = "swd10"
-NAME = "Star Wars Storytelling (d10)"
-SUMMARY = "White Wolf style dots: attributes 6/4/3, abilities 11/7/4, merits, flaws and the Force."
 
 __all__ = [
     "KEY",
-    "NAME",
+    "MIGRATIONS",
+    "SCHEMA",
+    "SCHEMA_VERSION",
     "SETTINGS",
-    "SUMMARY",
     "advance_cost",
     "apply_edit",
     "blank_sheet",
@@ -36,11 +44,10 @@ __all__ = [
     "demo_sheet",
     "derived",
     "health_track",
-    "next_costs",
     "owned_merits",
+    "status",
     "trait_label",
-    "trait_view",
+    "trait_rows",
     "validate_sheet",
-    "xp_available",
     "xp_spent",
 ]

@@ -2,8 +2,8 @@
 
 The functions read a `TraitView`: the handful of values prerequisites look at, built by the
 sheet code from whatever the sheet stores. Each check returns every failing prerequisite as a
-plain message naming the numbers and the seed line, e.g. "Juyo needs Melee 4; you have 3
-(L577)"; an empty list means the entry may be bought.
+plain message naming the numbers, e.g. "Juyo needs Melee 4; you have 3"; an empty list
+means the entry may be bought. The seed line of each requirement is in the catalog.
 
 Source: seeds/000_0413f1179ca9c507.txt (cited as L<n>); digest: rules/swd10.md §4.5, §5.
 """
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rulesets.swd10.catalog import (
+from rulesets.swd10.data import (
     ARMOR_CLASSES,
     FORCE_ABILITY_BY_SLUG,
     FORCE_KNOWLEDGE_BY_SLUG,
@@ -133,7 +133,7 @@ def _side_label(side: Side) -> str:
 def sides_above_power(view: TraitView) -> list[str]:
     """Name each side that exceeds Power, which neither may ever do (L114)."""
     return [
-        f"{label} {value} is above Power {view.power}; neither side may exceed Power (L114)"
+        f"{label} {value} is above Power {view.power}; neither side may exceed Power"
         for label, value in (("Light side", view.light_side), ("Dark side", view.dark_side))
         if value > view.power
     ]
@@ -148,7 +148,7 @@ def _check_attribute(merit: Merit, need: Requirement, view: TraitView) -> str | 
     if have >= need.minimum:
         return None
     label = trait_label(need.key)
-    return f"{merit.name} needs {label} {need.minimum}; you have {have} ({need.source})"
+    return f"{merit.name} needs {label} {need.minimum}; you have {have}"
 
 
 def _check_ability(merit: Merit, need: Requirement, view: TraitView) -> str | None:
@@ -156,43 +156,43 @@ def _check_ability(merit: Merit, need: Requirement, view: TraitView) -> str | No
     if have >= need.minimum:
         return None
     label = trait_label(need.key)
-    return f"{merit.name} needs {label} {need.minimum}; you have {have} ({need.source})"
+    return f"{merit.name} needs {label} {need.minimum}; you have {have}"
 
 
 def _check_power(merit: Merit, need: Requirement, view: TraitView) -> str | None:
     if view.power >= need.minimum:
         return None
-    return f"{merit.name} needs Power {need.minimum}; you have {view.power} ({need.source})"
+    return f"{merit.name} needs Power {need.minimum}; you have {view.power}"
 
 
 def _check_willpower(merit: Merit, need: Requirement, view: TraitView) -> str | None:
     if view.willpower >= need.minimum:
         return None
-    return f"{merit.name} needs Willpower {need.minimum}; you have {view.willpower} ({need.source})"
+    return f"{merit.name} needs Willpower {need.minimum}; you have {view.willpower}"
 
 
 def _check_merit(merit: Merit, need: Requirement, view: TraitView) -> str | None:
     if need.key in view.merits:
         return None
-    return f"{merit.name} needs the {MERIT_BY_SLUG[need.key].name} merit ({need.source})"
+    return f"{merit.name} needs the {MERIT_BY_SLUG[need.key].name} merit"
 
 
 def _check_force_sensitivity(merit: Merit, need: Requirement, view: TraitView) -> str | None:
     if view.force_sensitive:
         return None
-    return f"{merit.name} needs the Force Sensitivity merit ({need.source})"
+    return f"{merit.name} needs the Force Sensitivity merit"
 
 
 def _check_droid(merit: Merit, need: Requirement, view: TraitView) -> str | None:
     if view.droid:
         return None
-    return f"{merit.name} is for droids only: it needs the Droid merit ({need.source})"
+    return f"{merit.name} is for droids only: it needs the Droid merit"
 
 
 def _check_not_droid(merit: Merit, need: Requirement, view: TraitView) -> str | None:
     if not view.droid:
         return None
-    return f"Droids cannot take Force merits such as {merit.name} ({need.source})"
+    return f"Droids cannot take Force merits such as {merit.name}"
 
 
 def _species_key(name: str) -> str:
@@ -204,7 +204,7 @@ def _check_species(merit: Merit, need: Requirement, view: TraitView) -> str | No
     if _species_key(view.species) == _species_key(need.key):
         return None
     species = f"the species is {view.species}" if view.species.strip() else "no species is set"
-    return f"{merit.name} is only for {need.key} characters; {species} ({need.source})"
+    return f"{merit.name} is only for {need.key} characters; {species}"
 
 
 _CHECKS: dict[Need, Callable[[Merit, Requirement, TraitView], str | None]] = {
@@ -230,29 +230,29 @@ _CHOICE_NOUNS = {
 
 def _check_choice(merit: Merit, choice: Choice, chosen: str, view: TraitView) -> str | None:
     """Check one chosen parameter of a merit: that it exists, and what it must have."""
-    kind, source = choice.kind, choice.source
+    kind = choice.kind
     if kind is ChoiceKind.SENSE and chosen not in SENSES:
-        return f"{merit.name}: “{chosen}” is not a sense ({', '.join(SENSES)}) ({source})"
+        return f"{merit.name}: “{chosen}” is not a sense ({', '.join(SENSES)})"
     if kind is ChoiceKind.ARMOR_CLASS and chosen not in ARMOR_CLASSES:
         classes = ", ".join(ARMOR_CLASSES)
-        return f"{merit.name}: “{chosen}” is not an armor class ({classes}) ({source})"
+        return f"{merit.name}: “{chosen}” is not an armor class ({classes})"
     if kind is ChoiceKind.FORCE_KNOWLEDGE:
         knowledge = FORCE_KNOWLEDGE_BY_SLUG.get(chosen)
         if knowledge is None:
-            return f"{merit.name}: “{chosen}” is not a Force knowledge ({source})"
+            return f"{merit.name}: “{chosen}” is not a Force knowledge"
         have = view.knowledge(chosen)
         if choice.must_have and have < 1:
-            return f"{merit.name} needs at least 1 dot in {knowledge.name}; you have 0 ({source})"
+            return f"{merit.name} needs at least 1 dot in {knowledge.name}; you have 0"
     if kind is ChoiceKind.FORCE_ABILITY:
         ability = FORCE_ABILITY_BY_SLUG.get(chosen)
         if ability is None:
-            return f"{merit.name}: “{chosen}” is not a Force ability ({source})"
+            return f"{merit.name}: “{chosen}” is not a Force ability"
         if choice.must_have and chosen not in view.force_abilities:
-            return f"{merit.name} needs {ability.name} among your Force abilities ({source})"
+            return f"{merit.name} needs {ability.name} among your Force abilities"
     if kind is ChoiceKind.ABILITY and choice.must_have and view.ability(chosen) < 1:
         return (
             f"{merit.name} needs at least 1 dot in {trait_label(chosen)}; "
-            f"you have {view.ability(chosen)} ({source})"
+            f"you have {view.ability(chosen)}"
         )
     return None
 
@@ -263,12 +263,11 @@ def _conflict(merit: Merit, chosen: tuple[str, ...], view: TraitView) -> str | N
     if not other_slug or other_slug not in view.merits:
         return None
     other = MERIT_BY_SLUG[other_slug]
-    source = merit.choice.source if merit.choice else merit.source
     if other.all_choices_at is not None and view.merits[other_slug] >= other.all_choices_at:
-        return f"{merit.name} cannot be taken beside {other.name} for every sense ({source})"
+        return f"{merit.name} cannot be taken beside {other.name} for every sense"
     shared = sorted(set(chosen) & set(view.merit_choices.get(other_slug, ())))
     if shared:
-        return f"{merit.name} cannot name the same {shared[0]} as {other.name} ({source})"
+        return f"{merit.name} cannot name the same {shared[0]} as {other.name}"
     return None
 
 
@@ -297,7 +296,7 @@ def unmet_merit_prerequisites(
     )
     if not chosen and not covers_everything:
         noun = _CHOICE_NOUNS[spec.kind]
-        messages.append(f"{merit.name} needs {noun} chosen ({spec.source})")
+        messages.append(f"{merit.name} needs {noun} chosen")
     messages.extend(
         message
         for item in chosen
@@ -335,32 +334,31 @@ def unmet_force_ability_prerequisites(ability: ForceAbility | str, view: TraitVi
     """
     ability = _ability_of(ability)
     knowledge = FORCE_KNOWLEDGE_BY_SLUG[ability.tree]
-    line = ability.requirement_source or ability.source
     messages: list[str] = []
     if view.droid:
-        messages.append(f"Droids cannot use Force abilities such as {ability.name} (L659)")
+        messages.append(f"Droids cannot use Force abilities such as {ability.name}")
     if not view.force_sensitive:
-        messages.append(f"{ability.name} needs the Force Sensitivity merit (L571)")
+        messages.append(f"{ability.name} needs the Force Sensitivity merit")
     if view.knowledge(knowledge.slug) < 1:
-        messages.append(f"{ability.name} needs at least 1 dot in {knowledge.name} (L193, L242)")
+        messages.append(f"{ability.name} needs at least 1 dot in {knowledge.name}")
     if ability.min_pool is not None:
         pool = force_pool(knowledge, view)
         if pool < ability.min_pool:
             messages.append(
                 f"{ability.name} needs a {knowledge.name} pool of {ability.min_pool}; yours is "
-                f"{pool} ({_pool_breakdown(knowledge, view)}) ({line})"
+                f"{pool} ({_pool_breakdown(knowledge, view)})"
             )
     if ability.side is not None:
         have = _side_value(ability.side, view)
         if have < ability.side_minimum:
             messages.append(
                 f"{ability.name} needs {_side_label(ability.side)} {ability.side_minimum}; "
-                f"you have {have} ({line})"
+                f"you have {have}"
             )
     for other in ability.requires:
         if other not in view.force_abilities:
             name = FORCE_ABILITY_BY_SLUG[other].name
-            messages.append(f"{ability.name} needs the {name} ability ({line})")
+            messages.append(f"{ability.name} needs the {name} ability")
     return messages
 
 
@@ -379,7 +377,7 @@ def lost_side_warning(ability: ForceAbility | str, view: TraitView) -> str | Non
     return (
         f"{ability.name} needs {side} {ability.side_minimum} and you now have "
         f"{_side_value(ability.side, view)}: it activates at +{LOST_GRADE_PENALTY} difficulty "
-        f"and without the {side} bonus (L132)"
+        f"and without the {side} bonus"
     )
 
 

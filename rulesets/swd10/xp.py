@@ -34,11 +34,10 @@ FORCE_KNOWLEDGE_FIRST_DOT = Setting(
     label="XP for a first Force knowledge dot",
     default=NEW_ABILITY_XP,
     source="L310-312 leave it open; digest §3 proposes 3, as for any new ability",
-    help="A Force knowledge at 0 can be priced as a new ability (3 XP, L310) or as new "
-    "value x 2 (2 XP, L312).",
+    help="A Force knowledge at 0 can be priced as a new ability (3 XP) or as new value x 2 (2 XP).",
     choices=(
-        (3, "3 XP, like a new ability (L310)"),
-        (2, "2 XP, new value x 2 (L312)"),
+        (3, "3 XP, like a new ability"),
+        (2, "2 XP, new value x 2"),
     ),
 )
 

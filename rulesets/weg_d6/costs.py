@@ -37,10 +37,6 @@ from rulesets.weg_d6.traits import code_text as code
 TIMES = "\N{MULTIPLICATION SIGN}"
 
 
-def resolved(settings: Mapping[str, Any] | None) -> dict:
-    return resolve_settings(SETTINGS, settings)
-
-
 def unit_of(sheet: Mapping[str, Any]) -> str:
     return CURRENCY[sheet["edition"]][0]
 
@@ -52,7 +48,7 @@ def _number_before_d(pips: int) -> int:
 
 def _before_d_words(pips: int, unit: str) -> str:
     if pips < 3:
-        return f"a 0D code costs 1 {unit} per pip (003:1010)"
+        return f"a 0D code costs 1 {unit} per pip"
     return f"{pips // 3} {unit} per pip (the number before the D)"
 
 
@@ -69,7 +65,7 @@ def _advanced_step(label: str, start: int, unit: str) -> Cost:
         amount,
         unit,
         f"{label} {code(start)} → {code(start + 1)}: an advanced skill costs double, "
-        f"2 {TIMES} {base} = {amount} {unit} (002:47)",
+        f"2 {TIMES} {base} = {amount} {unit}",
     )
 
 
@@ -81,7 +77,7 @@ def _specialization_step(label: str, start: int, unit: str, settings: Mapping) -
         amount,
         unit,
         f"{label} {code(start)} → {code(start + 1)}: half of {base}, rounded {rounding}, "
-        f"= {amount} {unit} (002:45)",
+        f"= {amount} {unit}",
     )
 
 
@@ -106,7 +102,7 @@ def _attribute_step(sheet: Mapping, label: str, slug: str, start: int, settings:
         f"{amount} weeks of training with a teacher ({2 * amount} alone); then you roll "
         f"{code(start + 1)} against the GM's roll of the species maximum "
         f"{code(species_max)}: roll higher and the attribute stays, with {amount // 2} "
-        f"{unit} back (002:51-53)",
+        f"{unit} back",
     )
 
 
@@ -114,15 +110,13 @@ def _move_cost(sheet: Mapping, start: int, new_value: int) -> list[Cost]:
     if sheet["edition"] == EDITION_1E:
         raise InvalidEdit(
             "move",
-            "1st edition has no Move to raise: land speed is the Dexterity code (003:195).",
+            "1st edition has no Move to raise: land speed is the Dexterity code.",
         )
     move_max = traits.species_of(sheet).move_max
     if new_value > move_max:
-        raise InvalidEdit(
-            "move", f"Move cannot go above the species maximum of {move_max} (002:57)."
-        )
+        raise InvalidEdit("move", f"Move cannot go above the species maximum of {move_max}.")
     return [
-        Cost(m, "CP", f"Move {m} → {m + 1}: the current Move, {m} CP (002:55)")
+        Cost(m, "CP", f"Move {m} → {m + 1}: the current Move, {m} CP")
         for m in range(start, new_value)
     ]
 
@@ -131,9 +125,9 @@ def _teacher_doubles_1e(sheet: Mapping, skill: str, new_code: int) -> str:
     """Why a 1E Force raise costs double, or "" when it does not (003:1772)."""
     teacher = sheet["teacher"]
     if not teacher["present"]:
-        return "doubled without a teacher (003:1772)"
+        return "doubled without a teacher"
     if new_code > teacher[skill]:
-        return f"doubled: it goes above your teacher's {code(teacher[skill])} (003:1772)"
+        return f"doubled: it goes above your teacher's {code(teacher[skill])}"
     return ""
 
 
@@ -143,14 +137,14 @@ def _force_skill_costs(
     trait = f"force.{skill}"
     unit = unit_of(sheet)
     if sheet["kind"] == "droid":
-        raise InvalidEdit(trait, "Droids may never have Force skills (003:1002).")
+        raise InvalidEdit(trait, "Droids may never have Force skills.")
     edition = sheet["edition"]
     if edition == EDITION_RE and not sheet["force"]["sensitive"]:
         raise InvalidEdit(
-            trait, f"Only a Force-sensitive character learns {label} (002:794); that costs 20 CP."
+            trait, f"Only a Force-sensitive character learns {label}; that costs 20 CP."
         )
     if start == 0 and new_value < LEARNED_FORCE_SKILL_PIPS:
-        raise InvalidEdit(trait, "A Force skill starts at 1D when learned (003:1764).")
+        raise InvalidEdit(trait, "A Force skill starts at 1D when learned.")
     steps: list[Cost] = []
     position = start
     if start == 0:
@@ -158,8 +152,7 @@ def _force_skill_costs(
             if not sheet["teacher"]["present"]:
                 raise InvalidEdit(
                     trait,
-                    f"{label} is 0D: it can never be learned without a teacher or master "
-                    "(003:1772).",
+                    f"{label} is 0D: it can never be learned without a teacher or master.",
                 )
             steps.append(
                 Cost(
@@ -167,20 +160,20 @@ def _force_skill_costs(
                     unit,
                     f"Learn {label} at 1D: {LEARN_FORCE_SKILL_WEEKS} weeks with your teacher, "
                     "each skill point you choose to spend takes a week off, never under one "
-                    "week (003:1762) = 0 SP",
+                    "week = 0 SP",
                 )
             )
         else:
             base = settings["re_first_force_die_cost"]
             doubled = not sheet["teacher"]["present"]
             amount = base * (2 if doubled else 1)
-            why = ", doubled without a teacher (002:798)" if doubled else ""
+            why = ", doubled without a teacher" if doubled else ""
             steps.append(
                 Cost(
                     amount,
                     unit,
                     f"{label} 0D → 1D: {base} CP for the first die (a GM setting, not in "
-                    f"either seed){why} = {amount} CP; it brings one Force power (002:796)",
+                    f"either seed){why} = {amount} CP; it brings one Force power",
                 )
             )
         position = LEARNED_FORCE_SKILL_PIPS
@@ -189,7 +182,7 @@ def _force_skill_costs(
         if edition == EDITION_1E:
             why = _teacher_doubles_1e(sheet, skill, pips + 1)
         else:
-            why = "" if sheet["teacher"]["present"] else "doubled without a teacher (002:798)"
+            why = "" if sheet["teacher"]["present"] else "doubled without a teacher"
         amount = base * (2 if why else 1)
         text = f"{label} {code(pips)} → {code(pips + 1)}: {base} {unit} per pip"
         text += f", {why}" if why else ""
@@ -217,8 +210,8 @@ def power_cost(sheet: Mapping, slug: str, settings: Mapping) -> Cost:
     unit = unit_of(sheet)
     if sheet["edition"] == EDITION_1E:
         if sheet["teacher"]["present"]:
-            return Cost(0, unit, f"{label}: taught by your teacher, 1 week, 0 SP (003:1798)")
-        return Cost(1, unit, f"{label}: learned by experiment, 1 week and 1 SP (003:1798)")
+            return Cost(0, unit, f"{label}: taught by your teacher, 1 week, 0 SP")
+        return Cost(1, unit, f"{label}: learned by experiment, 1 week and 1 SP")
     count = power_count(sheet, slug, settings)
     free = len(free_picks_for(sheet, slug, settings))
     paid = count - free
@@ -226,9 +219,9 @@ def power_cost(sheet: Mapping, slug: str, settings: Mapping) -> Cost:
     counted = f" (it uses {count} Force skills, so it counts as {count})" if count > 1 else ""
     parts = []
     if free:
-        parts.append(f"{free} taught free with a Force skill pip (002:800)")
+        parts.append(f"{free} taught free with a Force skill pip")
     if paid:
-        parts.append(f"{paid} {TIMES} 5 CP without a pip raise (002:802)")
+        parts.append(f"{paid} {TIMES} 5 CP without a pip raise")
     return Cost(amount, unit, f"{label}{counted}: {'; '.join(parts)} = {amount} CP")
 
 
@@ -236,9 +229,9 @@ def advance_steps(
     sheet: Mapping[str, Any], trait: str, new_value: int, settings: Mapping[str, Any]
 ) -> list[Cost]:
     """Price each single step of a raise; refuse a lowering or an impossible raise."""
-    settings = resolved(settings)
+    settings = resolve_settings(SETTINGS, settings)
     kind = traits.trait_kind(sheet, trait)
-    label = traits.trait_label(sheet, trait)
+    label = traits.trait_name(sheet, trait)
     start = traits.trait_value(sheet, trait)
     rest = trait.partition(".")[2]
     unit = unit_of(sheet)
@@ -258,14 +251,14 @@ def advance_steps(
         if sheet["edition"] == EDITION_1E or sheet["kind"] == "droid":
             raise InvalidEdit(
                 trait,
-                "In 1st edition the Force comes with a Force template or a master's training "
-                "(003:1758-1760); droids never have it (003:1002).",
+                "In 1st edition the Force comes with a Force template or a master's training; "
+                "droids never have it.",
             )
         return [
             Cost(
                 FORCE_SENSITIVITY_COST,
                 "CP",
-                "Become Force-sensitive: 20 CP, no training time, never lost (002:59)",
+                "Become Force-sensitive: 20 CP, no training time, never lost",
             )
         ]
     if kind == traits.MOVE:
@@ -273,7 +266,7 @@ def advance_steps(
     if kind == traits.FORCE_SKILL:
         return _force_skill_costs(sheet, rest, label, start, new_value, settings)
     if kind in (traits.SPECIALIZATION, traits.ADVANCED) and sheet["edition"] == EDITION_1E:
-        raise InvalidEdit(trait, f"1st edition has no {kind}s (digest §2.2).")
+        raise InvalidEdit(trait, f"1st edition has no {kind}s.")
     steps = []
     for pips in range(start, new_value):
         if kind == traits.ATTRIBUTE:
@@ -292,7 +285,7 @@ def advance_cost(
 ) -> Cost:
     """Price raising `trait` to `new_value` (pips, Move, or 1 for a flag or power)."""
     steps = advance_steps(sheet, trait, new_value, settings)
-    label = traits.trait_label(sheet, trait)
+    label = traits.trait_name(sheet, trait)
     cost = Cost.total(steps, unit=unit_of(sheet), label=label)
     if (
         sheet["kind"] == "droid"
@@ -301,9 +294,7 @@ def advance_cost(
         and steps
     ):
         # A droid's new skill also needs chip-burns and software (003:998).
-        return Cost(
-            cost.amount, cost.unit, f"{cost.explanation}; plus 1,000 credits (003:998)", cost.steps
-        )
+        return Cost(cost.amount, cost.unit, f"{cost.explanation}; plus 1,000 credits", cost.steps)
     return cost
 
 
@@ -318,17 +309,32 @@ def raisable_traits(sheet: Mapping[str, Any]) -> list[str]:
     return keys
 
 
-def next_step_value(sheet: Mapping[str, Any], trait: str) -> int:
-    """The value one step up: the next pip, 1D for an unlearned Force skill, Move + 1."""
-    current = traits.trait_value(sheet, trait)
-    if trait.startswith("force.") and trait != "force.sensitive" and current == 0:
+FORCE_SKILL_TRAITS = frozenset(f"force.{slug}" for slug in FORCE_SKILL_SLUGS)
+
+
+def step_up(trait: str, current: int) -> int:
+    """The value one step above `current`: the next pip, or 1D for an unlearned Force skill."""
+    if trait in FORCE_SKILL_TRAITS and current == 0:
         return LEARNED_FORCE_SKILL_PIPS
     return current + 1
 
 
+def step_down(trait: str, current: int) -> int:
+    """The value one step below `current`: the pip below, or 0D for a Force skill at 1D."""
+    # A Force skill is learned at 1D and unlearned back to 0D, never a pip of it.
+    if trait in FORCE_SKILL_TRAITS and current == LEARNED_FORCE_SKILL_PIPS:
+        return 0
+    return current - 1
+
+
+def next_step_value(sheet: Mapping[str, Any], trait: str) -> int:
+    """The value one step up: the next pip, 1D for an unlearned Force skill, Move + 1."""
+    return step_up(trait, traits.trait_value(sheet, trait))
+
+
 def next_costs(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, Cost]:
     """The price of one more step for every trait that can be raised now."""
-    settings = resolved(settings)
+    settings = resolve_settings(SETTINGS, settings)
     costs: dict[str, Cost] = {}
     for trait in raisable_traits(sheet):
         if trait == "force.sensitive" and sheet["force"]["sensitive"]:
@@ -338,6 +344,28 @@ def next_costs(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[st
         except InvalidEdit:
             continue
     return costs
+
+
+PIP_LIMITED_KINDS = (traits.SKILL, traits.ADVANCED, traits.SPECIALIZATION, traits.FORCE_SKILL)
+
+
+def pip_limited(kind: str, settings: Mapping[str, Any]) -> bool:
+    """Whether the one-pip-between-adventures rule covers this kind of trait (002:39)."""
+    if kind in PIP_LIMITED_KINDS:
+        return True
+    return kind == traits.ATTRIBUTE and settings["pip_limit_scope"] == "skills_and_attributes"
+
+
+def _recorded_steps(entry: Mapping[str, Any]) -> int:
+    # Learning a Force skill (0D to 1D) or a flag is one step, whatever its pip span.
+    if entry["from"] == 0 and entry["trait"].startswith("force."):
+        return 1
+    return entry["to"] - entry["from"]
+
+
+def interval_pips(sheet: Mapping[str, Any], target: str) -> int:
+    """Pips a trait has already gained in the current between-adventures window."""
+    return sum(_recorded_steps(e) for e in sheet["interval"] if e["trait"] == target)
 
 
 @dataclass(frozen=True)

@@ -190,6 +190,10 @@ SPECIES: tuple[Species, ...] = (
 )
 SPECIES_BY_SLUG = {s.slug: s for s in SPECIES}
 CUSTOM_SPECIES = "custom"
+SPECIES_CHOICES: tuple[tuple[str, str], ...] = (
+    *((s.slug, s.label) for s in SPECIES),
+    (CUSTOM_SPECIES, "Custom (the GM's)"),
+)
 
 
 @dataclass(frozen=True)
@@ -324,7 +328,24 @@ ALIEN_TEMPLATE_MIN_PER_ATTRIBUTE = 3  # 1D to each attribute, 003:911
 # R&E Character Point spends per roll (002:483-485).
 CP_LIMIT_PER_ROLL = {"skill": 2, "attribute": 2, "specialization": 5, "reaction": 5, "resist": 5}
 
+# What a sheet is, besides its edition: the choices of its header.
+KINDS: tuple[tuple[str, str], ...] = (("character", "Character"), ("droid", "Droid"))
+ROLES: tuple[tuple[str, str], ...] = (("pc", "Player character"), ("npc", "Non-player character"))
+
 # A code nobody needs to exceed on a sheet; it keeps imports and typos in range.
 MAX_CODE_PIPS = 3 * 60
+LOWEST_ATTRIBUTE_PIPS = 3  # an attribute is at least 1D
 MAX_POINTS = 9999
 MAX_MOVE = 99
+# Caps that keep a sheet (and an imported file) a sensible size; edits keep the same ones.
+NAME_LIMIT = 200
+DESCRIPTION_LIMIT = 4000
+MAX_FEATURES = 20
+MAX_EQUIPMENT = 60
+MAX_CUSTOM_SKILLS = 60
+MAX_SPECIALIZATIONS = 100
+MAX_CUSTOM_POWERS = 40
+MAX_POWERS = len(FORCE_POWERS) + MAX_CUSTOM_POWERS
+# Each pip a Force skill gains in R&E owes one power at most (002:800).
+MAX_POWER_PICKS = 3 * MAX_CODE_PIPS
+MAX_INTERVAL = 200

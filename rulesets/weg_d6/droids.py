@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulesets.core import Pool, Report
+from rulesets.core import Report
 from rulesets.weg_d6 import traits
 from rulesets.weg_d6.data import (
     ATTRIBUTE_BY_SLUG,
@@ -79,7 +79,9 @@ def check_droid(sheet: Mapping[str, Any], report: Report) -> None:
     build = droid_build(sheet)
     allowed = building_allowance(sheet)
     report.add_pool(
-        Pool("building_dice", "Droid building dice", allowed, build.total, "pips", "003:931")
+        traits.PipPool(
+            "building_dice", "Droid building dice", allowed, build.total, "pips", "003:931"
+        )
     )
     who = "a player-character" if sheet["role"] == "pc" else "a non-player"
     if sheet["stage"] == "creation":
@@ -88,24 +90,23 @@ def check_droid(sheet: Mapping[str, Any], report: Report) -> None:
                 "droid_over_budget",
                 None,
                 f"The build spends {code(build.total)} of building dice; {who} droid has "
-                f"{code(allowed)} (003:931).",
+                f"{code(allowed)}.",
                 "003:931",
             )
         elif build.total < allowed:
             report.warn(
                 "droid_dice_left",
                 None,
-                f"{traits.amount_text(allowed - build.total)} of building dice still to spend "
-                "(003:931).",
+                f"{traits.amount_text(allowed - build.total)} of building dice still to spend.",
                 "003:931",
             )
     for slug, pips in sheet["skills"].items():
         if pips > DROID_SKILL_CAP_PIPS:
-            label = traits.trait_label(sheet, f"skill.{slug}")
+            label = traits.trait_name(sheet, f"skill.{slug}")
             report.error(
                 "droid_skill_cap",
                 f"skill.{slug}",
-                f"{label} is {code(pips)}; no droid skill goes above 13D (003:947).",
+                f"{label} is {code(pips)}; no droid skill goes above 13D.",
                 "003:947",
             )
     for skill, label in FORCE_SKILL_LABELS.items():
@@ -113,15 +114,14 @@ def check_droid(sheet: Mapping[str, Any], report: Report) -> None:
             report.error(
                 "droid_force_skill",
                 f"force.{skill}",
-                f"{label} is {code(sheet['force'][skill])}; droids may never have Force "
-                "skills (003:1002).",
+                f"{label} is {code(sheet['force'][skill])}; droids may never have Force skills.",
                 "003:1002",
             )
     if sheet["force"]["sensitive"]:
         report.error(
             "droid_force_skill",
             "force.sensitive",
-            "A droid cannot be Force-sensitive; it may only use Force Points (003:1002).",
+            "A droid cannot be Force-sensitive; it may only use Force Points.",
             "003:1002",
         )
     # Whole dice are the safe reading; a pip bought at 5 or 3 pips is for the GM (§10.11).
@@ -131,14 +131,14 @@ def check_droid(sheet: Mapping[str, Any], report: Report) -> None:
                 "droid_part_die",
                 f"attr.{slug}",
                 f"{ATTRIBUTE_BY_SLUG[slug].label} {code(sheet['attributes'][slug])} buys part "
-                "of a die; the seed prices attributes in whole dice, so ask the GM (003:933).",
+                "of a die; the seed prices attributes in whole dice, so ask the GM.",
                 "003:933",
             )
     if sheet["droid"]["armor"] % PIPS:
         report.warn(
             "droid_part_die",
             "droid.armor",
-            f"Armor +{code(sheet['droid']['armor'])} buys part of a die; ask the GM (003:935).",
+            f"Armor +{code(sheet['droid']['armor'])} buys part of a die; ask the GM.",
             "003:935",
         )
     if (
@@ -149,7 +149,7 @@ def check_droid(sheet: Mapping[str, Any], report: Report) -> None:
         report.warn(
             "droid_force_point",
             "points.force",
-            "Every player-character droid starts with 1 Force Point (003:1004).",
+            "Every player-character droid starts with 1 Force Point.",
             "003:1004",
         )
 

@@ -43,4 +43,4 @@ def force_order_problem(sheet: Mapping[str, Any], skill: str, settings: Mapping[
     else:
         ready = force["control"] > 0 or force["sense"] > 0
         need = "Control or Sense"
-    return "" if ready else f"Alter is taught last, after {need} (003:1762)."
+    return "" if ready else f"Alter is taught last, after {need}."

@@ -31,8 +31,8 @@ SETTINGS: tuple[Setting, ...] = (
         "npc_attribute_dice",
         "Attribute dice for a non-player character",
         12,
-        "003:913",
-        help="Published NPCs break it (003:2467, 003:2487), so it only warns.",
+        "003:913; published NPCs breaking it: 003:2467, 003:2487",
+        help="Published NPCs break it, so it only warns.",
         minimum=6,
         maximum=60,
     ),
@@ -151,11 +151,9 @@ SETTINGS: tuple[Setting, ...] = (
         "species_limits",
         "Species minimum and maximum at creation",
         "error",
-        "002:53 names a species maximum; the numbers are core-book values (digest §3)",
-        help="NPCs only ever get a warning (003:2350 has a 1D Mechanical).",
+        "002:53 names a species maximum; the numbers are core-book values (digest §3); "
+        "003:2350 prints an NPC with a 1D Mechanical",
+        help="NPCs only ever get a warning: published ones fall outside the limits.",
         choices=(("error", "Refuse"), ("warning", "Warn"), ("off", "Ignore")),
     ),
 )
-
-SETTING_BY_KEY = {s.key: s for s in SETTINGS}
-EDITION_DEFAULT = EDITION_RE

@@ -1,6 +1,7 @@
-"""Read a sheet by trait key: what kind of trait a key names, its code, its label.
+"""Read a sheet by trait key: what kind of trait a key names, its code, its name.
 
 Codes are whole pips everywhere (3 pips = 1D, 003:97); `code_text` prints them as 4D+2.
+Edits, costs, checks and rows all read the sheet through these.
 """
 
 from __future__ import annotations
@@ -9,12 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulesets.core import DieCode, DieCodeError, InvalidEdit
+from rulesets.core import DieCode, InvalidEdit, Pool
 from rulesets.weg_d6.data import (
     ATTRIBUTE_BY_SLUG,
     CUSTOM_SPECIES,
     FORCE_SKILL_LABELS,
-    MAX_CODE_PIPS,
     POWER_BY_SLUG,
     SKILL_BY_SLUG,
     SPECIES_BY_SLUG,
@@ -36,44 +36,26 @@ def code_text(pips: int) -> str:
     return DieCode.from_pips(pips).format()
 
 
+@dataclass(frozen=True)
+class PipPool(Pool):
+    """A budget counted in pips, which a page prints as die codes: 18D, not 54.
+
+    Code reads `pool.allowed` as a whole number of pips, as for every pool; a template's
+    `{{ pool.allowed }}` tries `pool["allowed"]` first (Django's lookup order) and gets
+    the die code, so the shared budget panel prints codes without knowing about pips.
+    """
+
+    def __getitem__(self, name: str) -> str:
+        if name in ("allowed", "spent", "left"):
+            return code_text(getattr(self, name))
+        raise KeyError(name)
+
+
 def amount_text(pips: int) -> str:
     """Say an amount left to spend: "2 pips" under a die, else a code like 1D+1."""
     if 0 < pips < 3:
         return f"{pips} pip" + ("s" if pips > 1 else "")
     return code_text(pips)
-
-
-def parse_code(trait: str, raw: str) -> int:
-    """Read a typed code ("4D+2", "4d+2", "4D", "+1D+1") into whole pips for storing."""
-    try:
-        code = DieCode.parse(str(raw))
-    except DieCodeError as error:
-        raise InvalidEdit(trait, str(error)) from None
-    if code.total_pips < 0:
-        raise InvalidEdit(trait, f"“{raw}” is negative; a code on the sheet is 0D or more.")
-    if code.total_pips > MAX_CODE_PIPS:
-        raise InvalidEdit(trait, f"“{raw}” is above {code_text(MAX_CODE_PIPS)}.")
-    return code.total_pips
-
-
-def parse_whole(trait: str, raw: str, *, minimum: int, maximum: int, label: str) -> int:
-    """Read a whole number in range, or say in plain words why not."""
-    try:
-        value = int(str(raw).strip())
-    except ValueError:
-        raise InvalidEdit(trait, f"{label}: “{raw}” is not a whole number.") from None
-    if not minimum <= value <= maximum:
-        raise InvalidEdit(trait, f"{label} must be between {minimum} and {maximum}.")
-    return value
-
-
-def parse_flag(trait: str, raw: str) -> bool:
-    text = str(raw).strip().lower()
-    if text in {"1", "true", "on", "yes", "y"}:
-        return True
-    if text in {"0", "false", "off", "no", "n", ""}:
-        return False
-    raise InvalidEdit(trait, f"“{raw}” is not yes or no.")
 
 
 def slugify(name: str) -> str:
@@ -192,7 +174,8 @@ def trait_value(sheet: Mapping[str, Any], trait: str) -> int:
     return int(rest in sheet["force"]["powers"])
 
 
-def trait_label(sheet: Mapping[str, Any], trait: str) -> str:
+def trait_name(sheet: Mapping[str, Any], trait: str) -> str:
+    """Name a raisable trait as this sheet shows it (custom skills by their own name)."""
     kind = trait_kind(sheet, trait)
     rest = trait.partition(".")[2]
     if kind == ATTRIBUTE:

@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 
-from sheets.characters.layouts import sheet_context
+from sheets.characters.layouts import print_context
 from sheets.characters.models import Character
 
 STATIC_DIR = settings.BASE_DIR / "static"
@@ -33,7 +33,7 @@ def _print_style(system: str) -> tuple[list[CSS], FontConfiguration]:
 
 
 def render_character_pdf(character: Character) -> bytes:
-    html = render_to_string(f"rulesets/{character.system}/print.html", sheet_context(character))
+    html = render_to_string(f"rulesets/{character.system}/print.html", print_context(character))
     stylesheets, fonts = _print_style(character.system)
     return HTML(string=html, base_url=str(STATIC_DIR) + "/").write_pdf(
         stylesheets=stylesheets, font_config=fonts

@@ -3,7 +3,7 @@ check and a revision, so no edit is lost and none silently overwrites another.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -130,7 +130,6 @@ def _apply_setting(ruleset: Any, chosen: dict, trait: str, raw: str) -> None:
 
 def _summarise(ruleset: Any, edits: Mapping[str, str]) -> str:
     """Say what a write did in a line: "Strength → 3", "merit.add → short"."""
-    label = getattr(ruleset, "trait_label", None)
     parts = []
     for trait, raw in edits.items():
         if trait == NAME_TRAIT:
@@ -138,19 +137,26 @@ def _summarise(ruleset: Any, edits: Mapping[str, str]) -> str:
         elif trait.startswith(SETTING_PREFIX):
             name = "Rule reading " + trait.removeprefix(SETTING_PREFIX)
         else:
-            name = label(trait) if label else trait
+            name = ruleset.trait_label(trait)
         value = " ".join(str(raw).split())
         parts.append(f"{name} → {value[:40]}" if value else name)
     return "; ".join(parts)
 
 
 def character_apply_edits(
-    *, user: AbstractBaseUser, character_id: int, edits: Mapping[str, str], expected_version: int
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    edits: Mapping[str, str],
+    expected_version: int,
+    on_locked: Callable[[Character], None] | None = None,
 ) -> Character:
     """Apply several trait edits atomically, or none of them.
 
     Raises StaleVersion when the sheet moved on since the editor loaded it, EditRefused
     with a message per refused trait, Http404 for a character the user may not edit.
+    `on_locked` sees the character as locked, before any change: the edit response
+    compares against it to swap only what the write changed.
     """
     with transaction.atomic():
         character = get_object_or_404(
@@ -158,6 +164,8 @@ def character_apply_edits(
         )
         if character.version != expected_version:
             raise StaleVersion(expected_version, character.version)
+        if on_locked is not None:
+            on_locked(character)
         ruleset = get_ruleset(character.system)
         before = _state(character)
         name = character.name

@@ -71,12 +71,16 @@ def _parse(raw: bytes) -> dict[str, Any]:
     return data
 
 
+def _in_sheet(message: str) -> str:
+    return "; ".join(f"sheet.{fault}" for fault in message.split("; "))
+
+
 def import_character(*, owner: AbstractBaseUser, raw: bytes) -> Character:
     """Create a character from an exported file, or raise ImportRefused and create nothing."""
     data = _parse(raw)
     system = data.get("system")
-    if system not in SYSTEMS:
-        raise ImportRefused(f"Unknown rule system {system!r}.")
+    if not isinstance(system, str) or system not in SYSTEMS:
+        raise ImportRefused(f"Unknown rule system {str(system)[:40]!r}.")
     if not SYSTEMS[system].ready:
         raise ImportRefused(f"{SYSTEMS[system].name} is not available yet.")
     ruleset = get_ruleset(system)
@@ -94,9 +98,13 @@ def import_character(*, owner: AbstractBaseUser, raw: bytes) -> Character:
             raise ImportRefused(str(error)) from None
     try:
         name = clean_name(data.get("name") or "")
+    except InvalidEdit as error:
+        raise ImportRefused(str(error)) from None
+    try:
         sheet = ruleset.validate_sheet(data.get("sheet"))
     except (InvalidEdit, InvalidSheet) as error:
-        raise ImportRefused(str(error)) from None
+        # Name the field at fault by its path in the file: "sheet.attributes.strength: ...".
+        raise ImportRefused(_in_sheet(str(error))) from None
     return character_create(
         owner=owner,
         name=name,

@@ -10,14 +10,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import reswap, retarget
 
 from rulesets.core import InvalidEdit
 from rulesets.registry import SYSTEMS
-from sheets.characters.layouts import edit_fragments, sheet_context
+from sheets.characters.layouts import SHELL, Snapshot, edit_context, sheet_context
+from sheets.characters.layouts.base import trait_dom_id
+from sheets.characters.models import Character
 from sheets.characters.pdf import render_character_pdf
+from sheets.characters.schema import character_file_schema
 from sheets.characters.selectors import character_for_edit, character_for_view, visible_characters
 from sheets.characters.services import (
     EditRefused,
@@ -28,10 +33,6 @@ from sheets.characters.services import (
     character_duplicate,
 )
 from sheets.characters.transfer import ImportRefused, export_character, import_character
-
-
-def _sheet_template(character) -> str:
-    return f"rulesets/{character.system}/sheet.html"
 
 
 @require_GET
@@ -71,7 +72,7 @@ def character_new(request: HttpRequest) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def character_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     character = character_for_view(request.user, pk)
-    return render(request, _sheet_template(character), sheet_context(character))
+    return render(request, SHELL, sheet_context(character))
 
 
 # Form fields that steer the request rather than name a trait.
@@ -112,38 +113,50 @@ def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
 @vary_on_headers("HX-Request")
 def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     edits = _edits_from(request.POST)
-    try:
-        expected = int(request.POST.get("version", ""))
-    except ValueError:
-        expected = -1
+    version = request.POST.get("version", "")
+    # ASCII digits only: "²" passes isdigit() but int() refuses it.
+    expected = int(version) if version.isascii() and version.isdigit() else -1
+    before: list[Snapshot] = []
     try:
         character = character_apply_edits(
-            user=request.user, character_id=pk, edits=edits, expected_version=expected
+            user=request.user,
+            character_id=pk,
+            edits=edits,
+            expected_version=expected,
+            on_locked=lambda locked: before.append(Snapshot.of(locked)),
         )
     except EditRefused as refused:
-        character = character_for_view(request.user, pk)
-        if request.htmx:
-            context = sheet_context(
-                character, errors=refused.errors, submitted=edits, only=edits.keys()
-            )
-            context |= edit_fragments(context, edits)
-            return render(request, f"{_sheet_template(character)}#edit-response", context)
-        context = sheet_context(character, errors=refused.errors, submitted=edits)
-        return render(request, _sheet_template(character), context, status=400)
+        return _refused(request, character_for_view(request.user, pk), refused.errors, edits)
     except StaleVersion as stale:
-        character = character_for_view(request.user, pk)
-        context = sheet_context(character) | {"conflict": str(stale)}
-        if request.htmx:
-            response = render(request, f"{_sheet_template(character)}#sheet", context)
-            response["HX-Retarget"] = "#sheet"
-            response["HX-Reswap"] = "outerHTML"
-            return response
-        return render(request, _sheet_template(character), context, status=409)
+        return _conflict(request, character_for_view(request.user, pk), str(stale))
     if request.htmx:
-        context = sheet_context(character, only=edits.keys())
-        context |= edit_fragments(context, edits)
-        return render(request, f"{_sheet_template(character)}#edit-response", context)
-    return redirect("character_sheet", pk=character.pk)
+        context = edit_context(character, before=before[0])
+        return render(request, f"{SHELL}#edit-response", context)
+    # Without JavaScript, land back on the row that was edited, not the top of the page.
+    anchor = f"#{trait_dom_id(next(iter(edits)))}" if len(edits) == 1 else ""
+    return redirect(reverse("character_sheet", kwargs={"pk": character.pk}) + anchor)
+
+
+def _refused(
+    request: HttpRequest, character: Character, errors: dict[str, str], edits: dict[str, str]
+) -> HttpResponse:
+    """Show each refusal beside its field; htmx 2 swaps only a 200, so a fragment is 200."""
+    if request.htmx:
+        context = edit_context(
+            character, before=Snapshot.of(character), errors=errors, submitted=edits
+        )
+        return render(request, f"{SHELL}#edit-response", context)
+    context = sheet_context(character, errors=errors, submitted=edits)
+    return render(request, SHELL, context, status=400)
+
+
+def _conflict(request: HttpRequest, character: Character, message: str) -> HttpResponse:
+    """Redraw the whole sheet with the current values and say why nothing was saved."""
+    context = sheet_context(character) | {"conflict": message}
+    if request.htmx:
+        response = render(request, f"{SHELL}#sheet", context)
+        return reswap(retarget(response, "#sheet"), "outerHTML")
+    return render(request, SHELL, context, status=409)
 
 
 @require_POST
@@ -216,6 +229,12 @@ def character_import(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"Imported “{character.name}”.")
                 return redirect("character_sheet", pk=character.pk)
     return render(request, "characters/import.html", {"error": error}, status=400 if error else 200)
+
+
+@require_GET
+def character_file_schema_view(request: HttpRequest) -> HttpResponse:
+    body = json.dumps(character_file_schema(), indent=2, ensure_ascii=False)
+    return HttpResponse(body, content_type="application/schema+json; charset=utf-8")
 
 
 @require_GET

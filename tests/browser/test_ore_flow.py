@@ -1,4 +1,5 @@
-"""A player in a real Chromium builds a Star O.R.E. Jedi live, takes wounds and prints it."""
+"""A player in a real Chromium builds a Star O.R.E. Jedi live, takes wounds and prints it; the
+demo sheet on a 360 px phone and from the keyboard alone."""
 
 from __future__ import annotations
 
@@ -8,9 +9,17 @@ import pytest
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
+import rulesets.ore as ore
 from sheets.characters.models import Character
+from sheets.characters.services import character_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def change(page: Page, selector: str, value: str) -> None:
+    """Type a value and leave the field, as a player does: the change posts it."""
+    page.fill(selector, value)
+    page.press(selector, "Tab")
 
 
 def test_a_player_builds_a_jedi_with_a_hard_die_and_a_stunt_marks_wounds_and_prints(
@@ -32,40 +41,38 @@ def test_a_player_builds_a_jedi_with_a_hard_die_and_a_stunt_marks_wounds_and_pri
     spent = page.locator("#pool-points .spent")
     left = page.locator("#pool-points .left")
     expect(left).to_have_text("150")
-    page.get_by_role("button", name="Set Coordination to 3d").click()
-    expect(page.locator("#trait-stat-coordination")).to_have_attribute("data-value", "3")
+    page.get_by_role("radio", name="Coordination 3", exact=True).check()
+    expect(page.locator("#trait-stat-coordination-3")).to_be_checked()
     expect(spent).to_have_text("10")
 
-    # A Force power with a hard die: Energy Manipulation 2d+1hd, bought with the steppers.
-    raise_dice = page.get_by_role("button", name="Raise Energy Manipulation dice", exact=True)
-    raise_dice.click()
-    raise_dice.click()
-    page.get_by_role("button", name="Raise Energy Manipulation hard dice").click()
+    # A Force power with a hard die: Energy Manipulation 2d+1hd.
+    change(page, "#input-trait-power-energy_manipulation", "2")
+    expect(spent).to_have_text("20")
+    change(page, "#input-trait-power-energy_manipulation-hard", "1")
     power = page.locator("#trait-power-energy_manipulation")
-    expect(power).to_have_attribute("data-dice", "2d+1hd")
-    expect(power).to_contain_text("3 of 10 dice")
-    expect(power).to_contain_text("Needs the GM's permission")
+    expect(power).to_contain_text("Pool 2d+1hd: 3 of 10 dice.")
+    expect(page.locator("#input-trait-power-energy_manipulation-approved")).not_to_be_checked()
     expect(spent).to_have_text("30")
 
-    # A stunt from the catalog, through its own small form.
-    page.select_option("#add-stunt", value="stunt.force_jump=1")
-    page.get_by_role("button", name="Add stunt").click()
+    # A stunt from those folded under its power.
+    page.get_by_text("Other Energy Manipulation stunts").click()
+    change(page, "#input-trait-stunt-force_jump", "1")
     stunt = page.locator("#trait-stunt-force_jump")
-    expect(stunt).to_contain_text("rolls 3d+1hd")
+    expect(stunt).to_contain_text("Rolls 3d+1hd.")
+    expect(page.locator("#trait-stunt-force_jump-approved")).to_be_visible()
     expect(spent).to_have_text("32")
     expect(left).to_have_text("118")
 
-    # A hard die on a stunt is refused beside it; nothing changes.
-    page.evaluate(
-        """() => {
-            const button = document.querySelector('#trait-stunt-force_jump .stepper');
-            button.value = 'stunt.force_jump.hard=1';
-            button.disabled = false;
-            button.click();
-        }"""
+    # A skill the engine refuses is refused beside the skills, with the fix; nothing changes.
+    page.get_by_label("Add a skill").fill("Lore")
+    page.locator("#section-skills").get_by_role("button", name="Add").click()
+    expect(page.locator("#section-skills").get_by_role("alert")).to_contain_text(
+        "Lore needs a specialty: write it like Lore [field]."
     )
-    expect(stunt.get_by_role("alert")).to_contain_text("stunts take normal dice only")
     expect(spent).to_have_text("32")
+    page.get_by_label("Add a skill").fill("Lore [Jedi lore]")
+    page.locator("#section-skills").get_by_role("button", name="Add").click()
+    expect(page.locator("#input-trait-skill-lore_jedi_lore-specialty")).to_have_value("Jedi lore")
 
     # Wounds: the torso takes normal damage (two clicks), the left arm Shock (one click).
     page.get_by_role("button", name=re.compile(r"^Torso box 1: empty")).click()
@@ -90,3 +97,75 @@ def test_a_player_builds_a_jedi_with_a_hard_die_and_a_stunt_marks_wounds_and_pri
     assert character.sheet["stunts"] == {"force_jump": {"dice": 1, "approved": False}}
     assert character.sheet["wounds"]["torso"][0] == "killing"
     assert character.sheet["wounds"]["left_arm"][0] == "shock"
+
+
+def _open_demo(live_server, page: Page, player, password, width: int) -> Character:
+    character = character_create(
+        owner=player, name="Kael Varrin", system="ore", sheet=ore.demo_sheet()
+    )
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=username]", player.username)
+    page.fill("input[name=password]", password)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/characters/{character.pk}/")
+    return character
+
+
+def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password):
+    _open_demo(live_server, page, player, password, 360)
+    # Open every folded list of stunts too: they must fit as well.
+    for summary in page.locator(".more-stunts summary").all():
+        summary.click()
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('#sheet *')]
+             .filter(e => e.getBoundingClientRect().right > 361)
+             .slice(0, 5).map(e => e.tagName + '#' + e.id + '.' + e.className)"""
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360, wide
+    # The wound boxes and the budget's last column are inside the page.
+    torso = page.locator("#location-torso .box").last.bounding_box()
+    assert torso["x"] + torso["width"] <= 360
+    left = page.locator("#pool-points .left").bounding_box()
+    assert left["x"] + left["width"] <= 360
+
+
+def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
+    live_server, page: Page, player, password
+):
+    character = _open_demo(live_server, page, player, password, 1280)
+    spent = page.locator("#pool-points .spent")
+    expect(spent).to_have_text("152")
+    # The stats follow the experience award's Add button.
+    page.locator('#section-points button[value="xp.add"]').focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "trait-stat-body-2"
+    # One Tab moves past all the dots of Body to the row below.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "trait-stat-coordination-4"
+    page.keyboard.press("ArrowRight")
+    expect(spent).to_have_text("157")
+    expect(page.locator("#trait-stat-coordination-5")).to_be_checked()
+    expect(page.locator("#sheet-version")).to_have_value("2")
+    # The row was swapped, and the focus stayed on the dot just chosen.
+    page.wait_for_function("document.activeElement.id === 'trait-stat-coordination-5'")
+    expect(page.locator("#trait-skill-lightsaber")).to_contain_text("Rolls 8d with Coordination.")
+    page.keyboard.press("ArrowLeft")
+    expect(spent).to_have_text("152")
+    expect(page.locator("#sheet-version")).to_have_value("3")
+    page.wait_for_function("document.activeElement.id === 'trait-stat-coordination-4'")
+    character.refresh_from_db()
+    assert character.sheet["stats"]["coordination"] == 4
+
+
+def test_a_wound_box_keeps_the_focus_while_it_cycles(live_server, page: Page, player, password):
+    character = _open_demo(live_server, page, player, password, 1280)
+    box = page.locator("#trait-wound-head-0")
+    box.focus()
+    page.keyboard.press("Enter")
+    expect(box).to_have_text("/")
+    page.wait_for_function("document.activeElement.id === 'trait-wound-head-0'")
+    page.keyboard.press("Enter")
+    expect(box).to_have_text("X")
+    character.refresh_from_db()
+    assert character.sheet["wounds"]["head"][0] == "killing"

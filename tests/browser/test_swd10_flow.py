@@ -1,4 +1,5 @@
-"""A new player, in a real Chromium: sign up, build a SWd10 character live, print it."""
+"""A new player, in a real Chromium: sign up, build a SWd10 character live, print it; the
+demo sheet on a 360 px phone and from the keyboard alone."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
+import rulesets.swd10 as swd10
 from sheets.characters.models import Character
+from sheets.characters.services import character_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,22 +34,20 @@ def test_a_new_player_builds_a_swd10_character_and_prints_it(live_server, page: 
 
     physical_left = page.locator("#pool-attributesphysical .left")
     expect(physical_left).to_have_text("6")
-    page.get_by_role("button", name="Set Dexterity to 4").click()
-    expect(page.locator("#trait-attr-dexterity")).to_have_attribute("data-value", "4")
+    page.get_by_role("radio", name="Dexterity 4").click()
+    expect(page.locator("#trait-attr-dexterity-4")).to_be_checked()
     expect(physical_left).to_have_text("3")
 
-    # Clicking the top filled dot takes it away again.
-    page.locator("#trait-attr-dexterity").get_by_role("button", name="Set Dexterity to 3").nth(
-        0
-    ).click()
-    expect(page.locator("#trait-attr-dexterity")).to_have_attribute("data-value", "3")
+    # A lower dot lowers it again.
+    page.get_by_role("radio", name="Dexterity 3").click()
+    expect(page.locator("#trait-attr-dexterity-3")).to_be_checked()
     expect(physical_left).to_have_text("4")
 
     # Rapid clicks queue up rather than tripping the version check.
-    for label in ("Set Acrobatics to 3", "Set Dodge to 4", "Set Brawl to 2"):
-        page.get_by_role("button", name=label).click()
+    for label in ("Acrobatics 3", "Dodge 4", "Brawl 2"):
+        page.get_by_role("radio", name=label, exact=True).click()
     expect(page.locator("#trait-abil-dodge")).to_contain_text(
-        "Dodge is 4; no ability may be above 3 at creation (L292)."
+        "Dodge is 4; no ability may be above 3 at creation."
     )
     expect(page.locator("#pool-abilitiestalents .spent")).to_have_text("9")
     expect(page.locator("#budget")).to_contain_text("1 rule broken")
@@ -82,12 +83,12 @@ def test_two_tabs_editing_the_same_sheet_get_the_conflict_message(live_server, p
     other_tab = page.context.new_page()
     other_tab.goto(sheet_url)
 
-    other_tab.get_by_role("button", name="Set Wits to 3").click()
-    expect(other_tab.locator("#trait-attr-wits")).to_have_attribute("data-value", "3")
+    other_tab.get_by_role("radio", name="Wits 3").click()
+    expect(other_tab.locator("#trait-attr-wits-3")).to_be_checked()
 
-    page.get_by_role("button", name="Set Wits to 2").click()
+    page.get_by_role("radio", name="Wits 2").click()
     expect(page.locator(".conflict")).to_contain_text("This sheet was changed elsewhere")
-    expect(page.locator("#trait-attr-wits")).to_have_attribute("data-value", "3")
+    expect(page.locator("#trait-attr-wits-3")).to_be_checked()
     character.refresh_from_db()
     assert character.sheet["attributes"]["wits"] == 3
 
@@ -103,8 +104,61 @@ def test_rapid_clicks_on_several_rows_all_arrive(live_server, page: Page, player
     page.goto(f"{live_server.url}/characters/{character.pk}/")
     clicks = {"Strength": 3, "Dexterity": 4, "Stamina": 2, "Dodge": 2, "Brawl": 3, "Stealth": 1}
     for label, value in clicks.items():
-        page.get_by_role("button", name=f"Set {label} to {value}", exact=True).first.click()
+        page.get_by_role("radio", name=f"{label} {value}", exact=True).click()
     expect(page.locator("#sheet-version")).to_have_value(str(1 + len(clicks)))
     character.refresh_from_db()
     values = character.sheet["attributes"] | character.sheet["abilities"]
     assert {label: values[label.lower()] for label in clicks} == clicks
+
+
+def _open_demo(live_server, page: Page, player, password, width: int) -> Character:
+    character = character_create(
+        owner=player, name="Kira Dane", system="swd10", sheet=swd10.demo_sheet()
+    )
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=username]", player.username)
+    page.fill("input[name=password]", password)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/characters/{character.pk}/")
+    return character
+
+
+def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password):
+    _open_demo(live_server, page, player, password, 360)
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('#sheet *')]
+             .filter(e => e.getBoundingClientRect().right > 361)
+             .slice(0, 5).map(e => e.tagName + '#' + e.id + '.' + e.className)"""
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360, wide
+    # Power's ten dots and the weapons' four fields fit inside their sections.
+    section = page.locator("#section-other").bounding_box()
+    dots = page.locator("#trait-power .dots").bounding_box()
+    assert dots["x"] + dots["width"] <= section["x"] + section["width"]
+
+
+def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
+    live_server, page: Page, player, password
+):
+    character = _open_demo(live_server, page, player, password, 1280)
+    physical_spent = page.locator("#pool-attributesphysical .spent")
+    expect(physical_spent).to_have_text("6")
+    page.focus("#input-trait-prio-attributes-physical")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "trait-attr-strength-2"
+    # One Tab moves past all five dots of Strength to the row below.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "trait-attr-dexterity-4"
+    page.keyboard.press("ArrowRight")
+    expect(physical_spent).to_have_text("7")
+    expect(page.locator("#trait-attr-dexterity-5")).to_be_checked()
+    expect(page.locator("#sheet-version")).to_have_value("2")
+    # The row was swapped, and the focus stayed on the dot just chosen.
+    page.wait_for_function("document.activeElement.id === 'trait-attr-dexterity-5'")
+    page.keyboard.press("ArrowLeft")
+    expect(physical_spent).to_have_text("6")
+    expect(page.locator("#sheet-version")).to_have_value("3")
+    page.wait_for_function("document.activeElement.id === 'trait-attr-dexterity-4'")
+    character.refresh_from_db()
+    assert character.sheet["attributes"]["dexterity"] == 4

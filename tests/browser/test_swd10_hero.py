@@ -41,24 +41,24 @@ def test_a_player_builds_a_legal_hero_and_prints_it(live_server, page: Page, mak
     page.get_by_role("button", name="Create").click()
 
     for label, value in DOTS.items():
-        page.get_by_role("button", name=f"Set {label} to {value}", exact=True).first.click()
-    expect(page.locator("#trait-willpower")).to_have_attribute("data-value", "3")
+        page.get_by_role("radio", name=f"{label} {value}", exact=True).click()
+    expect(page.locator("#trait-willpower-3")).to_be_checked()
 
     add(page, "Add a merit or flaw", "force_sensitivity")
-    expect(page.locator("#merit-list")).to_contain_text("Force Sensitivity")
+    expect(page.locator("#section-merits-body")).to_contain_text("Force Sensitivity")
     add(page, "Add a merit or flaw", "ambidextrous")
-    expect(page.locator("#merit-list")).to_contain_text("Ambidextrous")
+    expect(page.locator("#section-merits-body")).to_contain_text("Ambidextrous")
     add(page, "Add a merit or flaw", "short")
-    expect(page.locator("#merit-list")).to_contain_text("Short")
+    expect(page.locator("#section-merits-body")).to_contain_text("Short")
     add(page, "Add a merit or flaw", "cat_like_balance")
-    expect(page.locator("#merit-list")).to_contain_text("Cat-like balance")
+    expect(page.locator("#section-merits-body")).to_contain_text("Cat-like balance")
 
     # A merit whose prerequisites fail is refused beside the list, naming what fails.
     add(page, "Add a merit or flaw", "juyo")
     expect(page.locator("#section-merits")).to_contain_text("Juyo needs Melee 4; you have 2")
 
     add(page, "Add a Force ability", "battle_strike")
-    expect(page.locator("#force-lists")).to_contain_text("Battle strike")
+    expect(page.locator("#section-force_abilities-body")).to_contain_text("Battle strike")
     page.get_by_label("Add a language").fill("Basic")
     page.get_by_label("Add a language").press("Tab")
     page.locator("#section-languages").get_by_role("button", name="Add").click()

@@ -1,4 +1,5 @@
-"""In a real Chromium: build a legal R&E smuggler and print it, then a legal 1st edition droid."""
+"""In a real Chromium: build a legal R&E smuggler and print it, then a legal 1st edition droid;
+the demo sheet on a 360 px phone, and the wound track and a code from the keyboard alone."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
+from rulesets.weg_d6 import demo_sheet
 from sheets.characters.models import Character
+from sheets.characters.services import character_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,11 +29,13 @@ def _log_in_and_create(live_server, page: Page, name: str) -> None:
 
 
 def _type_code(page: Page, trait: str, code: str) -> None:
-    dom = "trait-" + trait.replace(".", "-")
-    field = page.locator(f"#input-{dom}")
+    """Type a code and leave the field; wait until the sheet saved it and redrew the row."""
+    field = page.locator("#input-trait-" + trait.replace(".", "-"))
+    version = page.locator("#sheet-version").input_value()
     field.fill(code)
     field.blur()
-    expect(page.locator(f"#{dom}")).to_have_attribute("data-code", code)
+    expect(page.locator("#sheet-version")).not_to_have_value(version)
+    expect(field).to_have_value(code)
 
 
 def test_a_player_builds_a_legal_re_smuggler_and_prints_it(live_server, page: Page, player):
@@ -46,7 +51,7 @@ def test_a_player_builds_a_legal_re_smuggler_and_prints_it(live_server, page: Pa
     ):
         _type_code(page, trait, code.upper())
     page.get_by_role("button", name="Technical up to 2D+1").click()
-    expect(page.locator("#trait-attr-technical")).to_have_attribute("data-code", "2D+1")
+    expect(page.locator("#input-trait-attr-technical")).to_have_value("2D+1")
     expect(page.locator("#pool-attributes .left")).to_have_text("0D")
 
     for trait, code in (
@@ -57,12 +62,13 @@ def test_a_player_builds_a_legal_re_smuggler_and_prints_it(live_server, page: Pa
         ("skill.streetwise", "3D"),
     ):
         _type_code(page, trait, code)
-    expect(page.locator("#trait-skill-blaster")).to_contain_text("next pip 5 CP")
+    expect(page.locator("#trait-skill-blaster")).to_contain_text("next: 5 CP")
 
-    page.fill("#input-spec-add", "YT-1300 transports|Space transports")
+    page.fill("#input-spec-add", "YT-1300 transports")
+    page.select_option("#input-spec-add-1", "Space transports")
     page.get_by_role("button", name="Add specialization").click()
-    spec = page.locator("#trait-spec-space_transports_yt_1300_transports")
-    expect(spec).to_have_attribute("data-code", "5D+2")
+    spec = page.locator("#input-trait-spec-space_transports_yt_1300_transports")
+    expect(spec).to_have_value("5D+2")
     _type_code(page, "spec.space_transports_yt_1300_transports", "6D+2")
 
     expect(page.locator("#pool-skill_dice .spent")).to_have_text("7D")
@@ -85,7 +91,7 @@ def test_a_player_builds_a_legal_re_smuggler_and_prints_it(live_server, page: Pa
 def test_a_player_builds_a_legal_first_edition_droid(live_server, page: Page, player):
     _log_in_and_create(live_server, page, "See-Threepio")
     page.select_option("#input-trait-info-edition", "1e")
-    expect(page.locator("#derived")).to_contain_text("advances cost skill points")
+    expect(page.locator("#section-derived")).to_contain_text("advances cost skill points")
     page.select_option("#input-trait-info-kind", "droid")
     expect(page.locator("#section-droid")).to_be_visible()
     page.select_option("#input-trait-info-role", "npc")
@@ -112,16 +118,90 @@ def test_a_player_builds_a_legal_first_edition_droid(live_server, page: Page, pl
         re.compile("Legal: every budget spent, no rule broken.")
     )
 
-    # A droid never takes a Force skill: refused beside the field, nothing saved.
-    version = page.locator("#sheet-version").input_value()
-    page.fill("#input-trait-force-control", "1D")
-    page.locator("#input-trait-force-control").blur()
-    expect(page.locator("#trait-force-control .error")).to_have_text(
-        "Droids may never have Force skills (003:1002)."
+    # A droid never takes a Force skill: the field is locked and says why.
+    expect(page.locator("#input-trait-force-control")).to_be_disabled()
+    expect(page.locator("#trait-force-control .locked-why")).to_have_text(
+        "Droids may never have Force skills."
     )
-    expect(page.locator("#sheet-version")).to_have_value(version)
+    expect(page.locator("#trait-force-control-up")).to_have_count(0)
 
     character = Character.objects.get(name="See-Threepio")
     assert (character.sheet["kind"], character.sheet["edition"]) == ("droid", "1e")
     assert character.sheet["force"]["control"] == 0
     assert len(character.sheet["droid"]["equipment"]) == 7
+
+
+def _open_demo(live_server, page: Page, player, password: str, width: int) -> Character:
+    character = character_create(
+        owner=player, name="Jax Durran", system="weg_d6", sheet=demo_sheet()
+    )
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("input[name=username]", player.username)
+    page.fill("input[name=password]", password)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/characters/{character.pk}/")
+    return character
+
+
+def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password):
+    _open_demo(live_server, page, player, password, 360)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # Every box of the template is on the page, one under the other.
+    boxes = [page.locator(f"#section-attr-{a}").bounding_box() for a in ("dexterity", "knowledge")]
+    assert boxes[0]["y"] + boxes[0]["height"] <= boxes[1]["y"]
+    assert boxes[1]["x"] + boxes[1]["width"] <= 360
+
+
+def _active_id(page: Page) -> str:
+    return page.evaluate("document.activeElement && document.activeElement.id")
+
+
+def test_the_wound_track_is_one_tab_stop_and_arrow_keys_move_along_it(
+    live_server, page: Page, player, password
+):
+    character = _open_demo(live_server, page, player, password, 1280)
+    page.focus("#input-trait-move")
+    page.keyboard.press("Tab")
+    assert _active_id(page) == "trait-wound-healthy"
+    # One stop for the whole track: the next Tab leaves it.
+    page.keyboard.press("Tab")
+    assert not _active_id(page).startswith("trait-wound-")
+    page.keyboard.press("Shift+Tab")
+    assert _active_id(page) == "trait-wound-healthy"
+
+    version = page.locator("#sheet-version").input_value()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#sheet-version")).not_to_have_value(version)
+    expect(page.locator("#wound-state")).to_contain_text("Stunned: -1D to every code shown")
+    expect(page.locator("#trait-skill-blaster")).to_contain_text("rolls 4D+1 while stunned")
+    expect(page.locator("#trait-wound-stunned")).to_be_focused()
+    character.refresh_from_db()
+    assert character.sheet["wound"] == "stunned"
+
+
+def test_a_code_typed_from_the_keyboard_updates_the_budget_and_keeps_the_focus(
+    live_server, page: Page, player, password
+):
+    character = _open_demo(live_server, page, player, password, 1280)
+    expect(page.locator("#pool-attributes .left")).to_have_text("0D")
+    page.focus("#input-trait-attr-knowledge")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    assert _active_id(page) == "input-trait-attr-knowledge"
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2D")
+    version = page.locator("#sheet-version").input_value()
+    page.keyboard.press("Tab")
+    expect(page.locator("#sheet-version")).not_to_have_value(version)
+    expect(page.locator("#pool-attributes .left")).to_have_text("0D+1")
+    # The box was redrawn (its buttons changed); the focus stays on the code just typed,
+    # since its buttons were busy while the edit was on its way, and Tab then reaches them.
+    expect(page.locator("#input-trait-attr-knowledge")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator("#trait-attr-knowledge-down")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#input-trait-attr-knowledge")).to_have_value("1D+2")
+    expect(page.locator("#pool-attributes .left")).to_have_text("0D+2")
+    character.refresh_from_db()
+    assert character.sheet["attributes"]["knowledge"] == 5

@@ -55,13 +55,13 @@ def test_the_pdf_holds_the_name_values_pools_and_rows(printed):
         "12 earned · 9 spent · 3 left",
         "Strength STR 6",
         "Dexterity DEX 7",
-        "Defense 10 + DEX + 0 17",
+        "Defense 10 + Dexterity 7 + bonus 0 17",
         "WOUNDED",
         "HP 3 / 22",
         "HP 0 to 5",
         "Strength 6 + Melee Weapons 3 + 1o3d10 +9",
         "Dexterity 7 + Ranged Weapons 4 + 1o3d10 +11",
-        "Dexterity 7 + Dodge 5 + 1o3d10 +12 18 12.5%",
+        "Dexterity 7 + Dodge 5 + 1o3d10 +12 DC 18 12.5%",
         "Intelligence 5 + Medicine 2 + 1o3d10",
         "Physical School 3 + 1a3d10",
         "Pilot Dexterity 2",
@@ -83,7 +83,7 @@ def test_the_pdf_prints_the_tables_and_the_house_rules(printed):
         "Stat points (creation) 24 24 0",
         "Experience 12 9 3",
         "House rules in force (a GM can change them)",
-        "A stat raised to n costs n × 2 XP",
+        "Highest stat: 10",
         "Legal: every budget spent, no rule broken.",
     ):
         assert expected in text, expected
@@ -96,8 +96,9 @@ def test_the_pdf_prints_an_unconscious_character_with_the_bleed_and_stabilise_ru
     character = character_create(owner=player, name="Fallen Scout", system="o3d10", sheet=sheet)
     text = text_of(print_pdf(player_client, character))
     assert "UNCONSCIOUS" in text and "HP -7 / 22" in text
-    assert "roll 1d10 each turn" in text
-    assert "Intelligence 5 + Medicine 2 + 1o3d10 against 18" in text
+    assert "rolls 1d10 each turn" in text
+    assert "An ally stabilises an unconscious character against 18" in text
+    assert "Intelligence 5 + Medicine 2 + 1o3d10 +7 DC 18" in text
 
 
 def test_a_blank_character_still_prints_on_one_page_with_its_warnings(player_client, player):

@@ -9,7 +9,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 import rulesets.ore as ore
-from rulesets.ore.settings import resolved
+from rulesets.core import resolve_settings
+from rulesets.ore.data import SETTINGS
 from sheets.characters.services import character_create
 
 pytestmark = pytest.mark.django_db
@@ -18,10 +19,10 @@ A4_POINTS = (595, 842)
 
 
 def wounded_demo() -> dict:
-    sheet, settings = ore.demo_sheet(), resolved({})
-    for n in range(1, 6):
+    sheet, settings = ore.demo_sheet(), resolve_settings(SETTINGS, {})
+    for n in range(5):
         sheet = ore.apply_edit(sheet, f"wound.right_leg.{n}", "killing", settings)
-    for n in range(1, 5):
+    for n in range(4):
         sheet = ore.apply_edit(sheet, f"wound.head.{n}", "shock", settings)
     return sheet
 

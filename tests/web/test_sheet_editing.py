@@ -23,9 +23,11 @@ def test_the_sheet_shows_every_attribute_and_ability_as_dots(player_client, swd1
     text = page.content.decode()
     for label in ("Strength", "Wits", "Alertness", "Pilot (ships/speeders)", "Lore: Wilderness"):
         assert label in text
-    # 9 attributes and 49 abilities (3 lores of your own) of 5, 6 Force knowledges of 5,
-    # Power, Willpower, Light and Dark side of 10 (L7-69).
-    assert len(re.findall(r'class="dot[ "]', text)) == 9 * 5 + 49 * 5 + 6 * 5 + 4 * 10
+    # Each row of dots is one radio group: 9 attributes of 1 to 5; 49 abilities (3 lores of
+    # your own) and 6 Force knowledges of 0 to 5; Power and the two sides of 0 to 10 and
+    # Willpower of 1 to 10 (L7-69).
+    radios = re.findall(r'<input type="radio" class="dot[ "]', text)
+    assert len(radios) == 9 * 5 + 49 * 6 + 6 * 6 + 3 * 11 + 10
     for header in ("Player", "Chronicle", "Nature", "Demeanor", "Species", "Destiny points"):
         assert f">{header}</label>" in text
 
@@ -39,10 +41,11 @@ def test_clicking_a_dot_with_htmx_returns_the_row_and_the_budget_in_one_fragment
     text = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in text
-    assert 'id="trait-attr-dexterity" data-value="3" hx-swap-oob="true"' in text
+    assert 'id="trait-attr-dexterity" hx-swap-oob="true"' in text
+    assert re.search(r'id="trait-attr-dexterity-3" name="attr.dexterity" value="3" checked', text)
     assert 'id="budget"' in text and 'id="sheet-version" value="2"' in text
     # Physical now has 2 of 6 extra dots placed.
-    assert "Physical: 4 of 6 dots still to place (L290)." in text
+    assert "Physical: 4 of 6 dots still to place." in text
     assert response["Vary"] == "HX-Request, Cookie" or "HX-Request" in response["Vary"]
     swd10_character.refresh_from_db()
     assert swd10_character.sheet["attributes"]["dexterity"] == 3
@@ -51,7 +54,7 @@ def test_clicking_a_dot_with_htmx_returns_the_row_and_the_budget_in_one_fragment
 def test_the_budget_reports_an_ability_above_three_beside_it(player_client, swd10_character):
     response = edit(player_client, swd10_character, {"edit": "abil.dodge=4", "version": 1}, **HTMX)
     text = response.content.decode()
-    assert "Dodge is 4; no ability may be above 3 at creation (L292)." in text
+    assert "Dodge is 4; no ability may be above 3 at creation." in text
     assert "1 rule broken" in text
 
 
@@ -91,7 +94,9 @@ def test_a_priority_button_moves_the_budget_and_rerenders_its_section(
         player_client, swd10_character, {"edit": "prio.attributes.mental=0", "version": 1}, **HTMX
     )
     text = response.content.decode()
-    assert 'id="section-attributes" hx-swap-oob="true"' in text
+    # Both priorities swapped places: their two rows are swapped, with the budget.
+    assert 'id="trait-prio-attributes-mental" hx-swap-oob="true"' in text
+    assert 'id="trait-prio-attributes-physical" hx-swap-oob="true"' in text
     assert "Mental (primary)" in text
     swd10_character.refresh_from_db()
     assert swd10_character.sheet["priorities"]["attributes"][0] == "mental"
@@ -113,7 +118,7 @@ def test_changing_a_rule_reading_is_stored_and_shown(player_client, swd10_charac
     ("data", "message"),
     [
         ({"edit": "attr.wits=lots"}, "Wits: “lots” is not a whole number."),
-        ({"edit": "attr.wits=9"}, "Wits runs from 1 to 5; “9” is outside it."),
+        ({"edit": "attr.wits=9"}, "Wits runs from 1 to 5; 9 is outside it."),
         ({"edit": "abil.jedi_mind_trick=2"}, "is not a trait of a SWd10 sheet."),
         ({"only": "info.experience", "info.experience": "ten"}, "is not a whole number."),
         ({"only": "character.name", "character.name": " "}, "A character needs a name."),
@@ -163,7 +168,7 @@ def test_a_stale_edit_from_a_second_tab_is_refused_and_the_current_values_shown(
     )
     text = response.content.decode()
     assert "This sheet was changed elsewhere (you edited version 1, it is now version 2)" in text
-    assert 'id="trait-attr-strength" data-value="3"' in text
+    assert re.search(r'id="trait-attr-strength-3" name="attr.strength" value="3" checked', text)
     if htmx:
         assert response["HX-Retarget"] == "#sheet"
     else:

@@ -77,8 +77,11 @@ def valid(**changes) -> dict:
         (json.dumps(valid(extra=1)), "Unknown fields in the file: extra."),
         (json.dumps(valid(rule_settings={"cosmic": 1})), "Unknown rule reading “cosmic”"),
         (json.dumps(valid(rule_settings=[])), "“rule_settings” must be a JSON object."),
-        (json.dumps(valid(sheet={"attributes": {"wits": 7}})), "Wits runs from 1 to 5"),
-        (json.dumps(valid(sheet="lots")), "The sheet must be a JSON object."),
+        (
+            json.dumps(valid(sheet={"attributes": {"wits": 7}})),
+            "attributes.wits: expected a whole number from 1 to 5",
+        ),
+        (json.dumps(valid(sheet="lots")), "the sheet must be a JSON object."),
         (b" " * (256 * 1024 + 10), "a character file is at most 256 KB"),
     ],
 )

@@ -9,6 +9,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 import rulesets.weg_d6 as weg
+from rulesets.weg_d6 import demo
 from sheets.characters.models import Character
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +90,7 @@ def test_the_pdf_has_move_force_points_and_wound_boxes(printed):
 
 def test_a_first_edition_droid_prints_its_equipment_and_skill_points(player_client, player):
     character = Character.objects.create(
-        owner=player, name="R2 astromech", system="weg_d6", sheet=weg.demo_droid_sheet()
+        owner=player, name="R2 astromech", system="weg_d6", sheet=demo.demo_droid_sheet()
     )
     text = _text(_pdf(player_client, character))
     for expected in (

@@ -1,31 +1,47 @@
-"""Turn a stored sheet into what a system's templates print: rows, dots, pools, messages.
+"""Lay out a character's sheet page, its edit responses and its print, for any system.
 
-The contract between the generic views and one system (`swd10.py` is the example):
+Every system's page is the one shell `templates/rulesets/_sheet.html`; a system's module
+`layouts/<key>.py` defines `LAYOUT`, a `base.Layout` naming its sections and their body
+templates (`templates/rulesets/<key>/_*.html`). The rows come from the ruleset's
+`trait_rows`. Print templates stay per system: `templates/rulesets/<key>/print.html` and
+`static/css/print-<key>.css`.
 
-- `sheets/characters/layouts/<key>.py` defines
-  `sheet_context(character, *, errors, submitted, only) -> dict` (the template context;
-  `errors` maps trait -> refusal message, `submitted` trait -> raw text typed, `only` the
-  traits an htmx edit touched, so the layout may skip the rest) and
-  `edit_fragments(context, edits) -> dict` (extra context naming what the edit response
-  swaps out of band).
-- `templates/rulesets/<key>/sheet.html` extends base.html and defines the partials
-  `sheet` (the whole sheet, root `id="sheet"`, showing `conflict` when set) and
-  `edit-response` (out-of-band swaps: `#sheet-version`, the edited rows or fields, the
-  budget panel, and any refusal message beside its field).
-- `templates/rulesets/<key>/print.html` plus `static/css/print-<key>.css` print the sheet.
-- The sheet form posts to `character_edit` with `version` and one of: `edit=<trait>=<raw>`
-  (a button), `only=<trait>` plus the field itself (a changed input, or an "add" row whose
-  extra inputs `<trait>.1`, `<trait>.2`... are joined with "|"), or `save=all`,
-  `save=details`, `save=readings` (no-JavaScript submit buttons, which skip "add" rows);
-  `character.name` renames and `setting.<key>` changes a rule reading.
+The sheet form posts to `character_edit` with `version` and one of: `edit=<trait>=<raw>`
+(a button), `only=<trait>` plus the field itself (a changed input, or an "add" row whose
+extra inputs `<trait>.1`, `<trait>.2`... are joined with "|"), or `save=all`,
+`save=readings` (no-JavaScript submit buttons, which skip "add" rows); `character.name`
+renames and `setting.<key>` changes a rule reading.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
+from rulesets.registry import get_ruleset
+from sheets.characters.layouts.base import Layout, build_context, changed_parts, sheet_state
 from sheets.characters.models import Character
+
+SHELL = "rulesets/_sheet.html"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A character's name, sheet and readings before a write, to see what it changed."""
+
+    name: str
+    sheet: Mapping[str, Any]
+    rule_settings: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, character: Character) -> Snapshot:
+        return cls(character.name, character.sheet, character.rule_settings)
+
+
+def layout_for(system: str) -> Layout:
+    return importlib.import_module(f"sheets.characters.layouts.{system}").LAYOUT
 
 
 def sheet_context(
@@ -33,21 +49,45 @@ def sheet_context(
     *,
     errors: Mapping[str, str] | None = None,
     submitted: Mapping[str, str] | None = None,
-    only: Collection[str] | None = None,
 ) -> dict:
-    """Build the template context of a character's sheet.
+    """Build the context of a character's whole sheet page."""
+    layout = layout_for(character.system)
+    state = sheet_state(get_ruleset(character.system), character.sheet, character.rule_settings)
+    return build_context(character, layout, state, errors=errors or {}, submitted=submitted or {})
 
-    `errors` maps a trait to the message of a refused edit, `submitted` to the raw value
-    the player typed, so a refused field shows what was typed beside why it was refused.
-    `only` names the traits an htmx edit touched: the layout may then skip the rest.
-    """
-    module = importlib.import_module(f"sheets.characters.layouts.{character.system}")
-    return module.sheet_context(
-        character, errors=errors or {}, submitted=submitted or {}, only=only
+
+def print_context(character: Character) -> dict:
+    """Build the context of a character's print template."""
+    layout = layout_for(character.system)
+    context = sheet_context(character)
+    return context | layout.print_extra(context["state"], character)
+
+
+def edit_context(
+    character: Character,
+    *,
+    before: Snapshot,
+    errors: Mapping[str, str] | None = None,
+    submitted: Mapping[str, str] | None = None,
+) -> dict:
+    """Build an edit response: only the rows and sections the write (or refusal) changed."""
+    layout = layout_for(character.system)
+    ruleset = get_ruleset(character.system)
+    after = sheet_context(character, errors=errors, submitted=submitted)
+    old = build_context(
+        character,
+        layout,
+        sheet_state(ruleset, before.sheet, before.rule_settings),
+        errors={},
+        submitted={},
     )
-
-
-def edit_fragments(context: dict, edits: Mapping[str, str]) -> dict:
-    """Name the parts of the sheet an htmx edit response must swap, for the edited traits."""
-    module = importlib.import_module(f"sheets.characters.layouts.{context['character'].system}")
-    return module.edit_fragments(context, edits)
+    fields, parts = changed_parts(layout, old, after)
+    return after | {
+        "swapped_fields": fields,
+        "swapped_parts": parts,
+        "swap_name": before.name != character.name or "character.name" in (errors or {}),
+        "swap_stage": old["status"].stage != after["status"].stage
+        or old["stage_field"] != after["stage_field"],
+        "swap_readings": old["state"].settings != after["state"].settings
+        or any(key.startswith("setting.") for key in errors or {}),
+    }

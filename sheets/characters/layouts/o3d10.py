@@ -1,156 +1,34 @@
-"""The 1o3d10 sheet: header, stats, skills, health, defense and Luck, rolls, gear, tables.
+"""The 1o3d10 sheet: who, health, stats, Defense and Luck, skills, rolls, gear, notes, tables.
 
-The seed prints no character sheet, so the layout is our own: one page that reads top to
-bottom the way a player uses it at the table (who, what they can do, how hurt they are,
-what they roll), with the creation budgets and house rules beside it.
+The seed prints no character sheet, so the order is our own: the way a player reads it at
+the table (who, how hurt, what they can do, what they roll). Rows come from the engine's
+`trait_rows`; the derived panels (health state, Defense, Luck, pools and odds, attack
+bonuses) reach their sections through `extra`, each under its own name, so an edit
+redraws only the panels whose values it moved.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 
-import rulesets.o3d10 as o3d10
-from rulesets.core import Cost, Setting, Violation, resolve_settings
+from rulesets.core import Setting, TraitRow
 from rulesets.o3d10 import data
-from rulesets.o3d10.rules import _HOUSE as _HOUSE_HELP
-from rulesets.o3d10.rules import HOUSE_RULE_SETTINGS, TIMES, actions_from_initiative
-from sheets.characters.layouts.common import HasTraitId
+from rulesets.o3d10.data import HOUSE_RULE_SETTINGS, SETTING_BY_KEY
+from rulesets.o3d10.rules import (
+    STAT_CHOICES,
+    WEAPON_KIND_CHOICES,
+    actions_from_initiative,
+    seed_source,
+)
+from sheets.characters.layouts.base import Layout, Section, SheetState
 from sheets.characters.models import Character
 
-# Every section an edit may have to redraw, in page order.
-SECTIONS = ("header", "stats", "skills", "health", "combat", "gear", "readings")
-
-# Which sections show values a trait group feeds; the budget, status and rolls panels are
-# redrawn after every edit because nearly every change moves them.
-_SECTIONS_OF: dict[str, tuple[str, ...]] = {
-    "character": ("header",),
-    "info": ("header",),
-    "xp": ("header",),
-    "force": ("header", "skills"),
-    # Strength moves the health thresholds and maximum HP, Dexterity the Defense, and every
-    # stat the skill totals and weapon attack bonuses.
-    "stat": ("stats", "skills", "health", "combat", "gear"),
-    "skill": ("skills", "gear"),
-    "hp": ("health",),
-    "defense": ("combat",),
-    "luck": ("combat",),
-    "weapon": ("gear",),
-    "armor": ("gear", "combat"),
-    # Finishing creation changes every limit and price; a reading may change anything.
-    "sheet": SECTIONS,
-    "setting": SECTIONS,
-}
-
-STAGE_LABELS = {"creation": "Creation", "play": "In play"}
-
-
-@dataclass
-class Field(HasTraitId):
-    """One typed value: a text or number input posting a single trait."""
-
-    trait: str
-    label: str
-    value: str | int
-    error: str = ""
-
-
-@dataclass
-class TraitRow(HasTraitId):
-    """A stat or skill: value, steppers, the next point's price and the pool it feeds."""
-
-    trait: str
-    label: str
-    value: int
-    maximum: int
-    shown: str | int
-    next_cost: Cost | None
-    error: str
-    violations: list[Violation]
-    stat_label: str = ""
-    stat_slug: str = ""
-    total: int | None = None
-    roll: str = "1o3d10"
-    locked: bool = False
-    custom: bool = False
-    slug: str = ""
-    stat_error: str = ""
-
-    @property
-    def cost_text(self) -> str:
-        """Give the next point's price in words: "1 stat point", "3 skill points", "14 XP"."""
-        if self.next_cost is None:
-            return ""
-        amount, unit = self.next_cost.amount, self.next_cost.unit
-        if amount == 1 and unit.endswith("points"):
-            unit = unit.removesuffix("s")
-        return f"{amount} {unit}"
-
-    @property
-    def short_cost(self) -> str:
-        """Give the next point's price in a narrow column: "4 XP" or "1 pt"."""
-        if self.next_cost is None:
-            return "locked" if self.locked else "top"
-        unit = "XP" if self.next_cost.unit == "XP" else "pt"
-        return f"{self.next_cost.amount} {unit}"
-
-    @property
-    def lower(self) -> int:
-        return self.value - 1
-
-    @property
-    def higher(self) -> int:
-        return self.value + 1
-
-
-@dataclass
-class Reading:
-    setting: Setting
-    value: object
-    error: str
-    house_rule: bool
-
-    @property
-    def help(self) -> str:
-        # The house-rule heading already says what the shared opening sentence says.
-        if self.house_rule:
-            return self.setting.help.removeprefix(_HOUSE_HELP).strip()
-        return self.setting.help
-
-    @property
-    def kind(self) -> str:
-        if self.setting.choices:
-            return "choice"
-        if isinstance(self.setting.default, bool):
-            return "flag"
-        return "number"
-
-
-@dataclass
-class GearRow:
-    index: int
-    fields: dict[str, Field] = field(default_factory=dict)
-    values: dict = field(default_factory=dict)
-    attack_bonus: int | None = None
-
-    @property
-    def dom_id(self) -> str:
-        return f"{self.values['group']}-row-{self.index}"
-
-
-class _Errors:
-    """Hand out refusal messages by trait and remember which ones found a place."""
-
-    def __init__(self, errors: Mapping[str, str]) -> None:
-        self.errors = errors
-        self.shown: set[str] = set()
-
-    def __call__(self, trait: str) -> str:
-        self.shown.add(trait)
-        return self.errors.get(trait, "")
-
-    def stray(self) -> list[str]:
-        return [message for trait, message in self.errors.items() if trait not in self.shown]
+# The print pads its skill, weapon and armor tables with empty ruled rows up to these
+# counts, to write in by hand; the page holds no more at these sizes.
+PRINT_SKILL_ROWS = 12
+PRINT_WEAPON_ROWS = 4
+PRINT_ARMOR_ROWS = 2
+FORCE_SKILLS = frozenset(skill.slug for skill in data.SKILLS if skill.force)
 
 
 def _percent(chance: float | None) -> str:
@@ -174,74 +52,14 @@ def _ranges(lowest: list[int], last_suffix: str = " and more") -> list[str]:
 
 
 def _metres(cells: str) -> str:
-    """Turn a cell range such as "2-3" or "16 and more" into metres (1.5 m a cell)."""
+    """Turn a cell range such as "2-3" or "16 and more" into metres."""
     low, _, rest = cells.partition("-")
-    low = low.split()[0]
-    first = float(low) * data.METRES_PER_CELL
+    first = float(low.split()[0]) * data.METRES_PER_CELL
     if rest:
         return f"{first:g}-{float(rest) * data.METRES_PER_CELL:g} m"
     if "more" in cells:
         return f"{first:g} m and more"
     return f"{first:g} m"
-
-
-def _reference(derived: Mapping) -> dict:
-    """Lay out the seed's tables for reading at the table (and for the roller to come)."""
-    ranged_labels = _ranges([low for low, _dc in data.RANGED_DC_BY_CELLS])
-    ranged = [
-        {
-            "cells": label,
-            "metres": _metres(label),
-            "dc": row["dc"],
-            "chance": _percent(row["chance"]),
-        }
-        for label, row in zip(ranged_labels, derived["ranged_chances"], strict=True)
-    ]
-    hit_locations = [
-        {
-            "roll": spot.roll,
-            "label": spot.label,
-            "effect": (
-                f"+{spot.extra_damage_dice} damage"
-                if spot.extra_damage_dice
-                else (f"+{spot.damage_bonus} damage" if spot.damage_bonus else "no change")
-            ),
-        }
-        for spot in data.HIT_LOCATIONS
-    ]
-    step = data.INITIATIVE_PER_EXTRA_ACTION
-    actions = [{"totals": f"below {2 * step}", "actions": actions_from_initiative(0)}] + [
-        {
-            "totals": f"{n * step}-{n * step + step - 1}",
-            "actions": actions_from_initiative(n * step),
-        }
-        for n in (2, 3, 4)
-    ]
-    actions.append({"totals": "and so on", "actions": "+1 per 10"})
-    deflect_labels = [label for _s, label, _low, _dc in data.DEFLECT_REDIRECT_DC]
-    return {
-        "ranged": ranged,
-        "ranged_modifiers": [
-            (label, "no line of fire" if value is None else f"+{value}")
-            for _slug, label, value in data.RANGED_TARGET_MODIFIERS
-        ],
-        "hit_locations": hit_locations,
-        "actions": actions,
-        "reaction_points": derived["reaction_points_table"],
-        "reaction_costs": data.REACTIONS,
-        "deflect": list(
-            zip(deflect_labels, [dc for *_r, dc in data.DEFLECT_REDIRECT_DC], strict=True)
-        ),
-        "force_jump": [
-            {"cells": label, "dc": dc}
-            for label, (_low, dc) in zip(
-                _ranges([low for low, _dc in data.FORCE_JUMP_DC_BY_CELLS], "-15"),
-                data.FORCE_JUMP_DC_BY_CELLS,
-                strict=True,
-            )
-        ],
-        "healing": data.HEALING,
-    }
 
 
 def _span(low: int, high: int, *, descending: bool = False) -> str:
@@ -254,13 +72,14 @@ def _span(low: int, high: int, *, descending: bool = False) -> str:
 
 
 def _health_bands(health: Mapping) -> list[dict]:
-    """Give the four states with the HP each covers for this Strength, the current one marked."""
-    strength = health["wounded_below"]
+    """Give the four states with the HP each covers, from the engine's thresholds."""
+    wounded_below = health["wounded_below"]
+    unconscious_below = health["unconscious_below"]
     dead_below = health["dead_below"]
     spans = {
-        "normal": f"{strength} and more",
-        "wounded": _span(0, strength - 1),
-        "unconscious": _span(dead_below, -1, descending=True),
+        "normal": f"{wounded_below} and more",
+        "wounded": _span(unconscious_below, wounded_below - 1),
+        "unconscious": _span(dead_below, unconscious_below - 1, descending=True),
         "dead": f"below {dead_below}",
     }
     return [
@@ -269,257 +88,276 @@ def _health_bands(health: Mapping) -> list[dict]:
             "label": state.label,
             "span": spans[state.slug],
             "current": state.slug == health["state"],
+            "effect": state.effect,
+            "source": seed_source(state.source),
         }
         for state in data.HEALTH_STATES
     ]
 
 
-def sheet_context(
-    character: Character,
-    *,
-    errors: Mapping[str, str],
-    submitted: Mapping[str, str],
-    only: Collection[str] | None = None,
-) -> dict:
-    """Lay out the whole sheet; the engine answers in well under a millisecond, so an htmx
-    edit builds everything and `edit_fragments` picks what to send."""
-    settings = resolve_settings(o3d10.SETTINGS, character.rule_settings)
-    sheet = character.sheet
-    report = o3d10.check(sheet, settings)
-    derived = o3d10.derived(sheet, settings)
-    costs = o3d10.next_costs(sheet, settings)
-    error = _Errors(errors)
-    creating = sheet["stage"] == "creation"
+def _with_chance(pool: dict) -> dict:
+    source = pool["source"]
+    if source.startswith("L"):
+        source = seed_source(source)
+    return pool | {"chance_text": _percent(pool["chance"]), "source": source}
 
-    def typed(trait: str, current: str | int) -> str | int:
-        return submitted.get(trait, current) if trait in errors else current
 
-    def text_field(trait: str, label: str, value: str | int) -> Field:
-        return Field(trait, label, typed(trait, value), error(trait))
-
-    header = {
-        "name": text_field("character.name", "Name", character.name),
-        "player": text_field("info.player", "Player", sheet["info"]["player"]),
-        "species": text_field("info.species", "Species", sheet["info"]["species"]),
-        "notes": text_field("info.notes", "Notes", sheet["info"]["notes"]),
-        "xp": text_field("xp.earned", "Experience earned", sheet["xp_earned"]),
-    }
-    header_errors = {
-        "force": error("force.sensitive"),
-        "finish": error("sheet.finish_creation"),
-    }
-
-    stat_high = min(
-        settings["stat_creation_max"] if creating else settings["stat_max"], settings["stat_max"]
-    )
-    skill_high = min(
-        settings["skill_creation_max"] if creating else settings["skill_max"],
-        settings["skill_max"],
-    )
-
-    stats = []
-    for stat in data.STATS:
-        trait, value = f"stat.{stat.slug}", sheet["stats"][stat.slug]
-        stats.append(
-            TraitRow(
-                trait=trait,
-                label=stat.label,
-                value=value,
-                maximum=stat_high,
-                shown=typed(trait, value),
-                next_cost=costs.get(trait),
-                error=error(trait),
-                violations=report.for_trait(trait),
-                stat_label=stat.abbreviation,
-            )
-        )
-
-    stat_values = sheet["stats"]
-    stat_labels = {stat.slug: stat.label for stat in data.STATS}
-    locked = not derived["force_available"]
-
-    def skill_row(slug: str, label: str, value: int, stat_slug: str, **extra) -> TraitRow:
-        trait = f"skill.{slug}"
-        return TraitRow(
-            trait=trait,
-            label=label,
-            value=value,
-            maximum=skill_high,
-            shown=typed(trait, value),
-            next_cost=costs.get(trait),
-            error=error(trait),
-            violations=report.for_trait(trait),
-            stat_label=stat_labels.get(stat_slug, ""),
-            stat_slug=stat_slug,
-            total=value + (stat_values[stat_slug] if stat_slug else 0),
-            slug=slug,
-            **extra,
-        )
-
-    skills, force_skills = [], []
-    for skill in data.SKILLS:
-        value = sheet["skills"][skill.slug]
-        if skill.force:
-            force_skills.append(
-                skill_row(skill.slug, skill.label, value, "", roll="1a3d10", locked=locked)
-            )
-        else:
-            skills.append(skill_row(skill.slug, skill.label, value, skill.stat or ""))
-    custom_skills = [
-        skill_row(
-            row["slug"],
-            row["name"],
-            row["rank"],
-            row["stat"],
-            custom=True,
-            stat_error=error(f"skill.{row['slug']}.stat"),
-        )
-        for row in sheet["custom_skills"]
-    ]
-    skill_errors = {"add": error("skill.add"), "remove": error("skill.remove")}
-    new_skill = typed("skill.add", "")
-
-    health = derived["health"]
-    hp_field = text_field("hp.current", "Current HP", sheet["hp"])
-    health_errors = {
-        verb: error(f"hp.{verb}") for verb in ("damage", "heal", "bleed", "stabilised")
-    }
-    health_typed = {verb: typed(f"hp.{verb}", "") for verb in ("damage", "heal", "bleed")}
-
-    combat = {
-        "defense_bonus": text_field("defense.bonus", "Defense bonus", sheet["defense_bonus"]),
-        "luck_day": text_field("luck.day", "In-game day", sheet["luck"]["day"]),
-        "luck_use_error": error("luck.use"),
-        "new_day_error": error("luck.new_day"),
-    }
-
-    weapons = []
-    for index, row in enumerate(sheet["weapons"]):
-        prefix = f"weapon.{index}"
-        gear = GearRow(index, values=dict(row, group="weapon"))
-        gear.fields = {
-            key: text_field(f"{prefix}.{key}", label, row[key])
-            for key, label in (
-                ("name", "Weapon"),
-                ("kind", "Kind"),
-                ("damage", "Damage"),
-                ("notes", "Notes"),
-            )
-        }
-        gear.attack_bonus = derived["weapons"][index]["attack_bonus"]
-        weapons.append(gear)
-    armor = []
-    for index, row in enumerate(sheet["armor"]):
-        prefix = f"armor.{index}"
-        gear = GearRow(index, values=dict(row, group="armor"))
-        gear.fields = {
-            "name": text_field(f"{prefix}.name", "Armor", row["name"]),
-            "absorption": text_field(f"{prefix}.absorption", "Absorption", row["absorption"]),
-        }
-        gear.values["worn_error"] = error(f"{prefix}.worn")
-        armor.append(gear)
-    gear_errors = {
-        group: [m for m in (error(f"{group}.add"), error(f"{group}.remove")) if m]
-        for group in ("weapon", "armor")
-    }
-    gear_typed = {
-        "weapon": typed("weapon.add", ""),
-        "armor": typed("armor.add", ""),
-    }
-
-    pools = derived["pools"]
-    rolls = [
-        pools[key]
-        for key in ("melee", "ranged", "dodge", "deflect", "stabilise", "redirect", "initiative")
-    ]
-    force_rolls = list(derived["force_pools"].values())
-    custom_rolls = list(derived["custom_pools"].values())
-    for pool in rolls + force_rolls + custom_rolls:
-        pool["chance_text"] = _percent(pool["chance"])
-
-    readings = [
-        Reading(
-            setting,
-            settings[setting.key],
-            error(f"setting.{setting.key}"),
-            setting.key in HOUSE_RULE_SETTINGS,
-        )
-        for setting in o3d10.SETTINGS
-    ]
-
+def _reference(derived: Mapping) -> dict:
+    """Lay out the seed's tables for reading at the table."""
+    step = data.INITIATIVE_PER_EXTRA_ACTION
+    actions = [{"totals": f"below {2 * step}", "actions": actions_from_initiative(0)}]
+    for n in (2, 3, 4):
+        low = n * step
+        totals = f"{low}-{low + step - 1}"
+        actions.append({"totals": totals, "actions": actions_from_initiative(low)})
+    actions.append({"totals": "and so on", "actions": f"+1 per {step}"})
     return {
-        "character": character,
-        "sheet": sheet,
-        "settings": settings,
-        "report": report,
-        "derived": derived,
-        "errors": errors,
-        "creating": creating,
-        "stage_label": STAGE_LABELS[sheet["stage"]],
-        "header": header,
-        "header_top": [header["name"], header["player"], header["species"]],
-        "header_errors": header_errors,
-        "stats": stats,
-        "skills": skills,
-        "force_skills": force_skills,
-        "custom_skills": custom_skills,
-        "skill_errors": skill_errors,
-        "new_skill": new_skill,
-        "stat_choices": [("", "no stat")] + [(s.slug, s.label) for s in data.STATS],
-        "force_locked": locked,
-        "health": health,
-        "health_bands": _health_bands(health),
-        "hp_field": hp_field,
-        "health_errors": health_errors,
-        "health_typed": health_typed,
-        "stabilise": pools["stabilise"],
-        "combat": combat,
-        "luck": derived["luck"],
-        "weapons": weapons,
-        "armor": armor,
-        "gear_errors": gear_errors,
-        "gear_typed": gear_typed,
-        "weapon_catalog": data.WEAPONS,
-        "armor_catalog": data.ARMORS,
-        "weapon_kinds": list(data.WEAPON_KINDS),
-        "rolls": rolls,
-        "force_rolls": force_rolls,
-        "custom_rolls": custom_rolls,
-        "reference": _reference(derived),
-        "movement": derived["movement"],
-        "house_readings": [r for r in readings if r.house_rule],
-        "other_readings": [r for r in readings if not r.house_rule],
-        "times": TIMES,
-        "explode_label": o3d10.rules.SETTING_BY_KEY["explode_mode"]
-        .label_for(settings["explode_mode"])
-        .lower(),
-        "force_keep_label": o3d10.rules.SETTING_BY_KEY["force_roll_keep"]
-        .label_for(settings["force_roll_keep"])
-        .lower(),
-        # The print layout pads its tables with empty ruled rows to write in by hand.
-        "luck_marks": [n < derived["luck"]["used_today"] for n in range(settings["luck_per_day"])],
-        "blank_skill_rows": range(
-            max(0, 12 - len(skills) - len(force_skills) - len(custom_skills))
-        ),
-        "blank_weapon_rows": range(max(0, 4 - len(weapons))),
-        "blank_armor_rows": range(max(0, 2 - len(armor))),
-        # Refusals with no field of their own (an unknown trait) are shown above the sheet.
-        "stray_errors": error.stray(),
+        "hit_locations": [
+            {
+                "roll": spot.roll,
+                "label": spot.label,
+                "effect": (
+                    f"+{spot.extra_damage_dice} damage"
+                    if spot.extra_damage_dice
+                    else (f"+{spot.damage_bonus} damage" if spot.damage_bonus else "no change")
+                ),
+                "source": seed_source(spot.source),
+            }
+            for spot in data.HIT_LOCATIONS
+        ],
+        "actions": actions,
+        "reaction_points": derived["reaction_points_table"],
+        "reaction_costs": data.REACTIONS,
+        "deflect": [(label, dc) for _slug, label, _low, dc in data.DEFLECT_REDIRECT_DC],
+        "force_jump": [
+            {"cells": label, "dc": dc}
+            for label, (_low, dc) in zip(
+                _ranges([low for low, _dc in data.FORCE_JUMP_DC_BY_CELLS], "-15"),
+                data.FORCE_JUMP_DC_BY_CELLS,
+                strict=True,
+            )
+        ],
+        "healing": [
+            {
+                "label": way.label,
+                "effect": way.effect,
+                "action": way.action,
+                "source": seed_source(way.source),
+            }
+            for way in data.HEALING
+        ],
     }
 
 
-def sections_for(edits: Collection[str]) -> set[str]:
-    """Name the sheet sections whose values the edited traits can change."""
-    sections: set[str] = set()
-    for trait in edits:
-        sections.update(_SECTIONS_OF.get(trait.partition(".")[0], ()))
-    return sections
+def _rolls(derived: Mapping) -> dict:
+    """Every pool with its odds, each weapon's attack, and the ranged difficulty by distance."""
+    labels = _ranges([low for low, _dc in data.RANGED_DC_BY_CELLS])
+    return {
+        "rolls": [_with_chance(pool) for pool in derived["pools"].values()],
+        "force_rolls": [_with_chance(pool) for pool in derived["force_pools"].values()],
+        "custom_rolls": [_with_chance(pool) for pool in derived["custom_pools"].values()],
+        "force_locked": not derived["force_available"],
+        "weapons": [
+            weapon | {"roll": derived["pools"][weapon["pool"]]["label"]}
+            for weapon in derived["weapons"]
+        ],
+        "target_die": derived["health"]["target_die"],
+        "health_label": derived["health"]["label"],
+        "ranged": [
+            {
+                "cells": label,
+                "metres": _metres(label),
+                "dc": row["dc"],
+                "chance": _percent(row["chance"]),
+            }
+            for label, row in zip(labels, derived["ranged_chances"], strict=True)
+        ],
+        "ranged_modifiers": [
+            (label, "no line of fire" if value is None else f"+{value}")
+            for _slug, label, value in data.RANGED_TARGET_MODIFIERS
+        ],
+    }
 
 
-def edit_fragments(context: dict, edits: Mapping[str, str]) -> dict:
-    """Pick the sections an edit touched, for out-of-band swaps.
+def _gear(sheet: Mapping) -> list[dict]:
+    """Name each weapon and armor row group and the button that removes it."""
+    weapons = [
+        {"group": f"Weapon {index + 1}", "remove": f"weapon.remove={index}"}
+        for index in range(len(sheet["weapons"]))
+    ]
+    armor = [
+        {"group": f"Armor {index + 1}", "remove": f"armor.remove={index}"}
+        for index in range(len(sheet["armor"]))
+    ]
+    return weapons + armor
 
-    Whole sections, not rows: a Strength change moves the health state, maximum HP, the
-    skill totals and the weapon bonuses together, and a removed row renumbers the rest.
-    """
-    return {"edited_sections": sections_for(edits), "renamed": "character.name" in edits}
+
+class O3d10Layout(Layout):
+    sections = (
+        Section("header", "Character", body="rulesets/o3d10/_header.html"),
+        Section(
+            "health",
+            "Health",
+            body="rulesets/o3d10/_health.html",
+            prefixes=("hp.damage", "hp.heal", "hp.bleed"),
+            uses_extra=("o3d10_health",),
+        ),
+        Section("stats", "Stats"),
+        Section(
+            "combat",
+            "Defense & Luck",
+            body="rulesets/o3d10/_combat.html",
+            prefixes=("luck.",),
+            uses_extra=("o3d10_combat",),
+        ),
+        Section(
+            "skills",
+            "Skills",
+            body="rulesets/o3d10/_skills.html",
+            adds="rulesets/o3d10/_skills_add.html",
+            prefixes=("skill.add", "skill.remove"),
+        ),
+        Section(
+            "rolls",
+            "Rolls",
+            body="rulesets/o3d10/_rolls.html",
+            uses_extra=("o3d10_rolls",),
+        ),
+        Section(
+            "gear",
+            "Weapons & armor",
+            body="rulesets/o3d10/_gear.html",
+            adds="rulesets/o3d10/_gear_add.html",
+            prefixes=("weapon.", "armor."),
+        ),
+        # Notes is a multi-line box, which the shell's one-line text row would flatten:
+        # redrawing the section whenever the notes change keeps it a box.
+        Section("notes", "Notes", body="rulesets/o3d10/_notes.html", uses_extra=("o3d10_notes",)),
+        Section(
+            "tables",
+            "Tables",
+            body="rulesets/o3d10/_tables.html",
+            uses_extra=("o3d10_reference",),
+        ),
+        Section(
+            "status",
+            "At a glance",
+            body="rulesets/o3d10/_status.html",
+            side=True,
+            uses_extra=("o3d10_status",),
+        ),
+    )
+
+    def section_for(self, row: TraitRow) -> str:
+        return "notes" if row.key == "info.notes" else row.section
+
+    def extra(self, state: SheetState, character: Character) -> dict:
+        derived = state.derived
+        health = derived["health"]
+        luck = derived["luck"]
+        return {
+            "o3d10_health": {
+                **health,
+                "source": seed_source(health["source"]),
+                "bands": _health_bands(health),
+            },
+            "o3d10_combat": {
+                "defense": derived["defense"],
+                "defense_formula": derived["defense_formula"],
+                "absorption": derived["absorption"],
+                "luck": luck,
+                "movement": derived["movement"],
+            },
+            "o3d10_rolls": _rolls(derived),
+            "o3d10_gear": _gear(state.sheet),
+            "o3d10_notes": state.sheet["info"]["notes"],
+            "o3d10_reference": _reference(derived),
+            "o3d10_status": {
+                "state": health["state"],
+                "label": health["label"],
+                "hp": health["hp"],
+                "hp_max": health["hp_max"],
+                "defense": derived["defense"],
+                "absorption": derived["absorption"],
+                "luck": luck,
+            },
+            "o3d10_stat_choices": STAT_CHOICES,
+            "o3d10_weapon_kinds": WEAPON_KIND_CHOICES,
+            "o3d10_weapon_catalog": data.WEAPONS,
+            "o3d10_armor_catalog": data.ARMORS,
+        }
+
+    def print_extra(self, state: SheetState, character: Character) -> dict:
+        rows = {row.key: row for row in state.rows}
+        sheet, settings = state.sheet, state.settings
+        stat_rows = [(stat, rows[f"stat.{stat.slug}"]) for stat in data.STATS]
+        labels = {stat.slug: stat.label for stat in data.STATS}
+        stat_of = {skill.slug: skill.stat or "" for skill in data.SKILLS}
+        stat_of |= {custom["slug"]: custom["stat"] for custom in sheet["custom_skills"]}
+        skills = [
+            {
+                "label": row.label,
+                "force": row.key.removeprefix("skill.") in FORCE_SKILLS,
+                "stat": labels.get(stat_of[row.key.removeprefix("skill.")], ""),
+                "value": row.value,
+                "cost": _short_cost(row),
+            }
+            for row in state.rows
+            if row.section == "skills" and row.key.removeprefix("skill.") in stat_of
+        ]
+        luck = state.derived["luck"]
+        printed = {
+            "stats": [
+                {
+                    "label": stat.label,
+                    "abbreviation": stat.abbreviation,
+                    "value": row.value,
+                    "cost": _short_cost(row),
+                }
+                for stat, row in stat_rows
+            ],
+            "skills": skills,
+            "weapons": [
+                row | {"attack_bonus": weapon["attack_bonus"]}
+                for row, weapon in zip(sheet["weapons"], state.derived["weapons"], strict=True)
+            ],
+            "house_rules": [
+                (setting.label.removesuffix(" (house rule)"), _reading(setting, settings[key]))
+                for key, setting in SETTING_BY_KEY.items()
+                if key in HOUSE_RULE_SETTINGS
+            ],
+            "dice": {
+                "sides": data.DIE_SIDES,
+                "critical_margin": data.CRITICAL_MARGIN,
+                "crit_fail_next_below": data.CRIT_FAIL_NEXT_DIE_BELOW,
+                "luck_face": data.LUCK_FACE,
+            },
+            "luck_marks": [n < luck["used_today"] for n in range(luck["per_day"])],
+            "blank_skill_rows": range(max(0, PRINT_SKILL_ROWS - len(skills))),
+            "blank_weapon_rows": range(max(0, PRINT_WEAPON_ROWS - len(sheet["weapons"]))),
+            "blank_armor_rows": range(max(0, PRINT_ARMOR_ROWS - len(sheet["armor"]))),
+            "explode_label": SETTING_BY_KEY["explode_mode"]
+            .label_for(settings["explode_mode"])
+            .lower(),
+            "force_keep_label": SETTING_BY_KEY["force_roll_keep"]
+            .label_for(settings["force_roll_keep"])
+            .lower(),
+        }
+        return {"o3d10_print": printed}
+
+
+def _reading(setting: Setting, value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return setting.label_for(value)
+
+
+def _short_cost(row: TraitRow) -> str:
+    """Give the next point's price in a narrow printed column: "4 XP" or "1 pt"."""
+    if row.next_cost is None:
+        return "locked" if row.locked else "top"
+    unit = "XP" if row.next_cost.unit == "XP" else "pt"
+    return f"{row.next_cost.amount} {unit}"
+
+
+LAYOUT = O3d10Layout()

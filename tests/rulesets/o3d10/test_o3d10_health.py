@@ -112,7 +112,7 @@ def test_the_state_follows_hp_live_without_being_stored():
 
 
 def test_it_refuses_hp_that_is_not_a_number():
-    with pytest.raises(InvalidEdit, match="HP must be a whole number; “lots” is not one") as error:
+    with pytest.raises(InvalidEdit, match="HP: “lots” is not a whole number") as error:
         apply_edit(blank_sheet(None), "hp.current", "lots", None)
     assert error.value.trait == "hp.current"
 

@@ -197,7 +197,7 @@ def test_case_10_spending_95_of_100_carries_5_over_as_experience():  # L768
 
 def test_case_11_three_xp_from_one_session_and_sense_costs_five_as_at_creation():  # L826-L834
     sheet = build(("stat.sense", "2"), budget=5)
-    sheet = ore.apply_edit(sheet, "phase", "play", {})
+    sheet = ore.apply_edit(sheet, "stage", "play", {})
     for note in ("played", "goal achieved", "great plan"):
         sheet = ore.apply_edit(sheet, "xp.award", f"1|{note}", {})
     assert ore.derived(sheet, {})["experience"]["unspent"] == 3

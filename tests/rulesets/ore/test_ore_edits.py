@@ -26,7 +26,7 @@ def test_it_never_changes_the_sheet_it_was_given():
 @pytest.mark.parametrize(
     ("trait", "raw", "message"),
     [
-        ("character_points", "-10", "budget cannot go below 0"),
+        ("character_points", "-10", "budget runs from 0 to 100000; -10 is outside it"),
         ("species", "Gungan", "not a known species"),
         ("stat.body", "6", "maximum of 5d"),
         ("stat.body", "three", "not a whole number"),
@@ -41,14 +41,14 @@ def test_it_never_changes_the_sheet_it_was_given():
         ("skill.language_basic.remove", "", "starting language"),
         ("skill.blaster", "2", "no skill “blaster”"),
         ("bogus.trait", "1", "not a trait"),
-        ("wound.torso.7", "", "boxes 1 to 6"),
+        ("wound.torso.6", "", "no torso wound box number 7"),
         ("wound.torso.1", "bruise", "Mark a box"),
         ("lightsaber_form", "Form IX", "not a lightsaber form"),
         ("power.force_sense.approved", "maybe", "not yes or no"),
         ("ability.add", "laser_eyes", "not an ability"),
         ("ability.add", "stat_hard_die", "needs a stat"),
-        ("weapon.3.damage", "width", "no weapon number 3"),
-        ("phase", "finished", "creation or play"),
+        ("weapon.3.damage", "width", "no weapon number 4"),
+        ("stage", "finished", "choose one of Creation, In play"),
     ],
 )
 def test_it_refuses_bad_input_with_a_plain_message(trait, raw, message):
@@ -121,7 +121,7 @@ def test_the_sheet_has_room_for_ten_weapons():  # L1139-L1148
 
 
 def test_a_wound_box_can_be_set_directly_and_a_location_cleared():
-    sheet = ore.apply_edit(blank(), "wound.torso.3", "X", {})
+    sheet = ore.apply_edit(blank(), "wound.torso.2", "X", {})
     assert sheet["wounds"]["torso"][2] == "killing"
     sheet = ore.apply_edit(sheet, "wound.torso.clear", "", {})
     assert sheet["wounds"]["torso"] == [""] * 6
@@ -129,10 +129,10 @@ def test_a_wound_box_can_be_set_directly_and_a_location_cleared():
 
 def test_finishing_creation_freezes_the_creation_spend_and_refuses_an_overspend():
     sheet = ore.apply_edit(ore.blank_sheet({"creation_budget": 5}), "stat.body", "2", {})
-    assert ore.apply_edit(sheet, "phase", "play", {})["creation_spent"] == 5
+    assert ore.apply_edit(sheet, "stage", "play", {})["creation_spent"] == 5
     over = ore.apply_edit(sheet, "stat.body", "3", {})
     with pytest.raises(InvalidEdit, match="over budget"):
-        ore.apply_edit(over, "phase", "play", {})
+        ore.apply_edit(over, "stage", "play", {})
 
 
 def test_experience_awards_can_be_added_and_removed():

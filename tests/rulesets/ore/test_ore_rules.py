@@ -206,7 +206,7 @@ def test_force_sense_cannot_drop_below_its_free_die():  # L766
 
 
 def fill(sheet: dict, location: str, *states: str) -> dict:
-    for n, state in enumerate(states, start=1):
+    for n, state in enumerate(states):
         sheet = ore.apply_edit(sheet, f"wound.{location}.{n}", state, {})
     return sheet
 
@@ -223,7 +223,7 @@ def test_a_box_cycles_from_empty_to_shock_to_normal_damage_and_back():
     sheet = build()
     seen = []
     for _ in range(3):
-        sheet = ore.apply_edit(sheet, "wound.head.2", "", {})
+        sheet = ore.apply_edit(sheet, "wound.head.1", "", {})
         seen.append(status_of(sheet, "head")["marks"][1])
     assert seen == ["/", "X", ""]
 

@@ -9,11 +9,13 @@ import pytest
 
 import rulesets.ore as ore
 from rulesets.core import InvalidEdit, InvalidSheet
+from rulesets.core.ruleset import CONTRACT
+from rulesets.registry import SYSTEMS
 
 
 def test_the_module_answers_the_ruleset_protocol():
-    assert (ore.KEY, ore.NAME) == ("ore", "Star O.R.E.")
-    for name in ("blank_sheet", "apply_edit", "check", "derived", "advance_cost", "validate_sheet"):
+    assert ore.KEY == "ore" and SYSTEMS["ore"].name == "Star O.R.E."
+    for name in CONTRACT:
         assert callable(getattr(ore, name))
     assert {s.key for s in ore.SETTINGS} >= {"creation_budget", "force_wiggle_cost"}
 
@@ -52,23 +54,42 @@ def broken(change) -> dict:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda s: s.update(colour="red"), "unknown key"),
-        (lambda s: s["stats"].update(body="3"), "whole number"),
-        (lambda s: s["stats"].update(body=True), "whole number"),
-        (lambda s: s.update(species="gungan"), "unknown value"),
-        (lambda s: s["powers"]["force_sense"].update(hard=11), "outside"),
-        (lambda s: s["stunts"]["force_jump"].update(hard=1), "unknown key"),
-        (lambda s: s["wounds"]["head"].append(""), "expected 4 boxes"),
-        (lambda s: s["wounds"]["head"].__setitem__(0, "bruise"), "unknown value"),
+        (lambda s: s.update(colour="red"), "colour: is not part of this sheet"),
+        (lambda s: s["stats"].update(body="3"), "stats.body: expected a whole number"),
+        (lambda s: s["stats"].update(body=True), "stats.body: expected a whole number"),
+        (lambda s: s.update(species="gungan"), "species: expected one of human"),
+        (
+            lambda s: s["powers"]["force_sense"].update(hard=11),
+            "powers.force_sense.hard: expected a whole number from 0 to 10",
+        ),
+        (lambda s: s["stunts"]["force_jump"].update(hard=1), "stunts.force_jump.hard: is not"),
+        (
+            lambda s: s["stunts"].update(laser_eyes={"dice": 1, "approved": False}),
+            "stunts.laser_eyes",
+        ),
+        (lambda s: s["wounds"]["head"].append(""), "wounds.head: expected 4 boxes, found 5"),
+        (lambda s: s["wounds"]["head"].__setitem__(0, "bruise"), "wounds.head.0: expected one"),
         (lambda s: s["skills"].append(dict(s["skills"][0])), "share an id"),
-        (lambda s: s["skills"][2].update(free=2), "starting languages"),
-        (lambda s: s.update(creation_spent=None), "exactly when the phase is play"),
-        (lambda s: s["weapons"].extend([s["weapons"][0]] * 9), "at most 10"),
-        (lambda s: s["armor"][0].update(covers=["tail"]), "unknown value"),
-        (lambda s: s.update(character_points=-1), "outside"),
+        (lambda s: s["skills"][2].update(free=2), "skills.2.free: only the two starting"),
+        (lambda s: s["skills"][0].update(id="Bad Id"), "skills.0.id"),
+        (lambda s: s.update(creation_spent=None), "exactly when the stage is play"),
+        (lambda s: s.update(stage="finished"), "stage: expected one of creation, play"),
+        (lambda s: s["weapons"].extend([s["weapons"][0]] * 9), "weapons: .*at most 10"),
+        (lambda s: s["armor"][0].update(covers=["tail"]), "armor.0.covers.0: expected one"),
+        (lambda s: s["armor"][0].update({"from": "beskar"}), "armor.0.from: expected one"),
+        (lambda s: s.update(character_points=-1), "character_points: expected a whole"),
+        (lambda s: s["info"].update(player=3), "info.player: expected text"),
+        (lambda s: s["xp_awards"][0].update(amount=0), "xp_awards.0.amount: expected a whole"),
+        (
+            lambda s: s["abilities"].append(
+                {"ability": "stat_hard_die", "target": "x", "level": 1}
+            ),
+            "abilities.0.target: expected a stat",
+        ),
+        (lambda s: s.update(schema_version="1"), "schema_version"),
     ],
 )
-def test_it_rejects_an_import_with_a_clear_message(change, message):
+def test_it_rejects_an_import_with_the_field_at_fault_named(change, message):
     with pytest.raises(InvalidSheet, match=message):
         ore.validate_sheet(broken(change))
 
@@ -85,7 +106,7 @@ def test_advance_cost_explains_each_step_and_sums_a_multi_step_raise():
     cost = ore.advance_cost(sheet, "stat.body", 3, {})
     assert cost.amount == 10
     assert cost.explanation == "Body 1d → 3d: 5 + 5 = 10 CP"
-    assert cost.steps[0].explanation == "Body 1d → 2d: 5 CP per die (L778) = 5 CP"
+    assert cost.steps[0].explanation == "Body 1d → 2d: 5 CP per die = 5 CP"
 
 
 def test_a_starting_language_raise_is_free_up_to_2d():  # L762

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from rulesets.swd10.catalog import (
+from rulesets.swd10.data import (
     FIREARMS_TECHNIQUES,
     FORCE_ABILITIES,
     FORCE_ABILITIES_BY_TREE,

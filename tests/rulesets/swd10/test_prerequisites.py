@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesets.swd10.catalog import (
+from rulesets.swd10.data import (
     FORCE_ABILITIES,
     FORCE_KNOWLEDGES,
     MERIT_BY_SLUG,
@@ -87,22 +87,22 @@ def test_the_base_character_meets_the_prerequisites_of_everything_it_owns():
     [
         pytest.param(
             "master_negotiator", BASE,
-            ["Master Negotiator needs the Adept Negotiator merit (L601)"],
-            id="case 10: Master Negotiator without Adept Negotiator (L601)",
+            ["Master Negotiator needs the Adept Negotiator merit"],
+            id="case 10: Master Negotiator without Adept Negotiator",
         ),
         pytest.param(
             "master_negotiator", owning("adept_negotiator"), [],
-            id="case 10: Master Negotiator with Adept Negotiator (L601)",
+            id="case 10: Master Negotiator with Adept Negotiator",
         ),
         pytest.param(
             "force_intuition", BASE,
-            ["Force Intuition needs Meditation 2; you have 1 (L559)"],
-            id="case 10: Force Intuition with Meditation 1 (L559)",
+            ["Force Intuition needs Meditation 2; you have 1"],
+            id="case 10: Force Intuition with Meditation 1",
         ),
         pytest.param(
             "power_recovery", BASE,
-            ["Power Recovery needs Power 4; you have 1 (L607)"],
-            id="case 11: Power Recovery at creation, Power 1 (L607, L294)",
+            ["Power Recovery needs Power 4; you have 1"],
+            id="case 11: Power Recovery at creation, Power 1",
         ),
     ],
 )  # fmt: skip
@@ -118,41 +118,41 @@ AFTER_CREATION = with_(power=6, dark_side=4, force_knowledges={"battle": 3})
     [
         pytest.param(
             "corruption", AFTER_CREATION,
-            ["Corruption needs Dark side 6; you have 4 (L872)"],
-            id="case 12: Corruption at DS 4 (L872)",
+            ["Corruption needs Dark side 6; you have 4"],
+            id="case 12: Corruption at DS 4",
         ),
         pytest.param(
             "corruption", with_(AFTER_CREATION, dark_side=6), [],
-            id="case 12: Corruption at DS 6, pool 7 (L872)",
+            id="case 12: Corruption at DS 6, pool 7",
         ),
         pytest.param(
             "battle_strike",
             with_(attributes={"dexterity": 2}, force_knowledges={"battle": 2}),
             ["Battle strike needs a Battle pool of 5; yours is 4 "
-             "(Strength 2 + Battle 2) (L868)"],
-            id="case 13: Battle strike with pool 4 (L845, L868)",
+             "(Strength 2 + Battle 2)"],
+            id="case 13: Battle strike with pool 4",
         ),
         pytest.param(
             "battle_strike",
             with_(attributes={"dexterity": 3}, force_knowledges={"battle": 2}), [],
-            id="case 13: Battle strike with pool 5 (L845, L868)",
+            id="case 13: Battle strike with pool 5",
         ),
         pytest.param(
             "inertia", with_(force_knowledges={"battle": 2}),
-            ["Inertia needs the Surge ability (L890)"],
-            id="case 14: Inertia without Surge (L890)",
+            ["Inertia needs the Surge ability"],
+            id="case 14: Inertia without Surge",
         ),
         pytest.param(
             "inertia",
             with_(force_knowledges={"battle": 2},
                   force_abilities=frozenset({"battle_strike", "surge"})),
             [],
-            id="case 14: Inertia with Surge (L890)",
+            id="case 14: Inertia with Surge",
         ),
         pytest.param(
             "redirect_shot", with_(force_knowledges={"swordplay": 1}),
-            ["Redirect shot needs the Deflect ability (L1289)"],
-            id="case 14: Redirect shot without Deflect (L1289)",
+            ["Redirect shot needs the Deflect ability"],
+            id="case 14: Redirect shot without Deflect",
         ),
     ],
 )  # fmt: skip
@@ -163,14 +163,14 @@ def test_force_ability_prerequisites_of_the_digest_cases(ability, view, expected
 def test_case_12_dark_side_above_power_is_named():
     view = with_(AFTER_CREATION, dark_side=7)
     assert sides_above_power(view) == [
-        "Dark side 7 is above Power 6; neither side may exceed Power (L114)"
+        "Dark side 7 is above Power 6; neither side may exceed Power"
     ]
     assert sides_above_power(with_(AFTER_CREATION, dark_side=6)) == []
 
 
 def test_light_side_above_power_is_named_too():
     assert sides_above_power(with_(light_side=2)) == [
-        "Light side 2 is above Power 1; neither side may exceed Power (L114)"
+        "Light side 2 is above Power 1; neither side may exceed Power"
     ]
 
 
@@ -180,16 +180,16 @@ def test_light_side_above_power_is_named_too():
 def test_extra_case_force_abilities_need_force_sensitivity():
     view = replace(BASE, merits={"ambidextrous": 1})
     assert unmet_force_ability_prerequisites("battle_strike", view) == [
-        "Battle strike needs the Force Sensitivity merit (L571)"
+        "Battle strike needs the Force Sensitivity merit"
     ]
 
 
 def test_extra_case_a_droid_cannot_take_force_sensitivity():
     droid = replace(BASE, merits={"droid": 1, "force_sensitivity": 1})
     assert unmet_merit_prerequisites("force_sensitivity", droid) == [
-        "Droids cannot take Force merits such as Force Sensitivity (L659)"
+        "Droids cannot take Force merits such as Force Sensitivity"
     ]
-    assert "Droids cannot use Force abilities such as Battle strike (L659)" in (
+    assert "Droids cannot use Force abilities such as Battle strike" in (
         unmet_force_ability_prerequisites("battle_strike", droid)
     )
 
@@ -204,13 +204,13 @@ def test_extra_case_two_battle_abilities_outnumber_one_battle_dot():
 @pytest.mark.parametrize(
     ("light", "dark", "expected"),
     [
-        pytest.param(3, 5, Alignment.DARK, id="LS 3 / DS 5 is dark (L128)"),
-        pytest.param(5, 3, Alignment.NEUTRAL, id="LS 5 / DS 3 is neutral (L128)"),
-        pytest.param(6, 3, Alignment.LIGHT, id="LS 6 / DS 3 is light (L128)"),
-        pytest.param(4, 5, Alignment.NEUTRAL, id="LS 4 / DS 5 is neutral (L128)"),
-        pytest.param(0, 0, Alignment.NEUTRAL, id="LS 0 / DS 0 is neutral (L128)"),
-        pytest.param(0, 2, Alignment.DARK, id="LS 0 / DS 2 is dark (L128)"),
-        pytest.param(3, 0, Alignment.LIGHT, id="LS 3 / DS 0 is light (L128)"),
+        pytest.param(3, 5, Alignment.DARK, id="LS 3 / DS 5 is dark"),
+        pytest.param(5, 3, Alignment.NEUTRAL, id="LS 5 / DS 3 is neutral"),
+        pytest.param(6, 3, Alignment.LIGHT, id="LS 6 / DS 3 is light"),
+        pytest.param(4, 5, Alignment.NEUTRAL, id="LS 4 / DS 5 is neutral"),
+        pytest.param(0, 0, Alignment.NEUTRAL, id="LS 0 / DS 0 is neutral"),
+        pytest.param(0, 2, Alignment.DARK, id="LS 0 / DS 2 is dark"),
+        pytest.param(3, 0, Alignment.LIGHT, id="LS 3 / DS 0 is light"),
     ],
 )
 def test_classification_uses_the_asymmetric_thresholds(light, dark, expected):
@@ -229,32 +229,32 @@ def test_classification_depends_only_on_the_lead(light, dark, shift):
 
 def test_an_attribute_prerequisite_names_the_attribute_and_both_numbers():
     view = with_(attributes={"strength": 3}, abilities={"melee": 3})
-    assert unmet_merit_prerequisites("juyo", view) == ["Juyo needs Melee 4; you have 3 (L577)"]
+    assert unmet_merit_prerequisites("juyo", view) == ["Juyo needs Melee 4; you have 3"]
     weak = with_(attributes={"strength": 2, "dexterity": 3}, abilities={"melee": 4})
     assert unmet_merit_prerequisites("juyo", weak) == [
-        "Juyo needs Strength 3; you have 2 (L577)",
-        "Juyo needs Dexterity 4; you have 3 (L577)",
+        "Juyo needs Strength 3; you have 2",
+        "Juyo needs Dexterity 4; you have 3",
     ]
 
 
 def test_an_ability_prerequisite_reads_computers_as_the_sheets_computer():
     droid = with_(owning("droid"), power=5, abilities={"computer": 2})
     assert unmet_merit_prerequisites("intellectual_fight", droid) == [
-        "Intellectual Fight needs Computer 3; you have 2 (L675)"
+        "Intellectual Fight needs Computer 3; you have 2"
     ]
 
 
 def test_a_power_prerequisite_lists_every_shortfall_at_once():
     assert unmet_merit_prerequisites("serenity", BASE) == [
-        "Serenity needs Meditation 4; you have 1 (L623)",
-        "Serenity needs Power 6; you have 1 (L623)",
+        "Serenity needs Meditation 4; you have 1",
+        "Serenity needs Power 6; you have 1",
     ]
 
 
 def test_a_willpower_prerequisite_compares_permanent_willpower():
     droid = owning("droid")
     assert unmet_merit_prerequisites("protection_from_reprogramming", droid) == [
-        "Protection from Reprogramming needs Willpower 4; you have 3 (L699)"
+        "Protection from Reprogramming needs Willpower 4; you have 3"
     ]
     assert (
         unmet_merit_prerequisites("protection_from_reprogramming", with_(droid, willpower=4)) == []
@@ -263,35 +263,33 @@ def test_a_willpower_prerequisite_compares_permanent_willpower():
 
 def test_a_merit_prerequisite_follows_the_armor_chain():
     assert unmet_merit_prerequisites("armor_master", BASE) == [
-        "Armor Master needs the Armor Proficiency merit (L751)"
+        "Armor Master needs the Armor Proficiency merit"
     ]
     view = owning("armor_proficiency", "armor_master")
     assert unmet_merit_prerequisites("armored_protection", view) == []
     assert unmet_merit_prerequisites("improved_armored_protection", view) == [
-        "Improved Armored Protection needs the Armored Protection merit (L791)"
+        "Improved Armored Protection needs the Armored Protection merit"
     ]
 
 
 def test_a_force_merit_needs_force_sensitivity_even_where_only_l571_implies_it():
     view = with_(attributes={"dexterity": 3}, abilities={"acrobatics": 3})
     view = replace(view, merits={})
-    assert unmet_merit_prerequisites("ataru", view) == [
-        "Ataru needs the Force Sensitivity merit (L571)"
-    ]
+    assert unmet_merit_prerequisites("ataru", view) == ["Ataru needs the Force Sensitivity merit"]
     assert unmet_merit_prerequisites("ataru", owning("force_sensitivity", view=view)) == []
 
 
 def test_force_perception_cites_its_own_requirement_line_for_force_sensitivity():
     view = replace(with_(power=4), merits={})
     assert unmet_merit_prerequisites("force_perception", view) == [
-        "Force Perception needs the Force Sensitivity merit (L565)"
+        "Force Perception needs the Force Sensitivity merit"
     ]
 
 
 def test_a_droid_merit_needs_the_droid_merit_or_flag():
     view = with_(power=2)
     assert unmet_merit_prerequisites("humanity", view) == [
-        "Humanity is for droids only: it needs the Droid merit (L659)"
+        "Humanity is for droids only: it needs the Droid merit"
     ]
     assert unmet_merit_prerequisites("humanity", owning("droid", view=view)) == []
     assert unmet_merit_prerequisites("humanity", replace(view, is_droid=True)) == []
@@ -299,7 +297,7 @@ def test_a_droid_merit_needs_the_droid_merit_or_flag():
 
 def test_a_droid_cannot_take_a_force_merit():
     droid = owning("droid")
-    assert "Droids cannot take Force merits such as Link (L659)" in unmet_merit_prerequisites(
+    assert "Droids cannot take Force merits such as Link" in unmet_merit_prerequisites(
         "link", droid
     )
 
@@ -312,9 +310,9 @@ def test_a_race_merit_fits_only_its_own_species(species, met):
     messages = unmet_merit_prerequisites("kel_dor", replace(BASE, species=species))
     assert (messages == []) is met
     if species == "Human":
-        assert messages == ["Kel Dor is only for Kel Dor characters; the species is Human (L643)"]
+        assert messages == ["Kel Dor is only for Kel Dor characters; the species is Human"]
     if species == "":
-        assert messages == ["Kel Dor is only for Kel Dor characters; no species is set (L643)"]
+        assert messages == ["Kel Dor is only for Kel Dor characters; no species is set"]
 
 
 def test_twi_lek_matches_however_the_apostrophe_is_typed():
@@ -334,14 +332,14 @@ def test_race_merits_grant_their_merits_for_free():
 
 def test_ability_deficit_needs_a_dot_in_the_chosen_ability():
     assert unmet_merit_prerequisites("ability_deficit", BASE, choice="stealth") == [
-        "Ability Deficit needs at least 1 dot in Stealth; you have 0 (L839)"
+        "Ability Deficit needs at least 1 dot in Stealth; you have 0"
     ]
     assert unmet_merit_prerequisites("ability_deficit", BASE, choice="pilot") == []
 
 
 def test_a_parameterised_merit_without_a_choice_asks_for_one():
     assert unmet_merit_prerequisites("ability_deficit", BASE) == [
-        "Ability Deficit needs an ability chosen (L839)"
+        "Ability Deficit needs an ability chosen"
     ]
 
 
@@ -350,24 +348,24 @@ def test_choices_recorded_on_the_view_are_checked_when_none_is_passed():
     assert unmet_merit_prerequisites("ability_aptitude", view) == []
     deficit = with_(merit_choices={"ability_deficit": ("lore_sith",)})
     assert unmet_merit_prerequisites("ability_deficit", deficit) == [
-        "Ability Deficit needs at least 1 dot in Lore: Sith; you have 0 (L839)"
+        "Ability Deficit needs at least 1 dot in Lore: Sith; you have 0"
     ]
 
 
 def test_master_force_knowledge_needs_a_dot_in_the_chosen_tree():
     assert unmet_merit_prerequisites("master_force_knowledge", BASE, choice="battle") == []
     assert unmet_merit_prerequisites("master_force_knowledge", BASE, choice="mind") == [
-        'Master "Force Knowledge" needs at least 1 dot in Mind; you have 0 (L597)'
+        'Master "Force Knowledge" needs at least 1 dot in Mind; you have 0'
     ]
     assert unmet_merit_prerequisites("master_force_knowledge", BASE, choice="cooking") == [
-        'Master "Force Knowledge": “cooking” is not a Force knowledge (L597)'
+        'Master "Force Knowledge": “cooking” is not a Force knowledge'
     ]
 
 
 def test_master_force_ability_needs_the_chosen_ability_owned():
     assert unmet_merit_prerequisites("master_force_ability", BASE, choice="battle_strike") == []
     assert unmet_merit_prerequisites("master_force_ability", BASE, choice="surge") == [
-        "Master Force Ability needs Surge among your Force abilities (L593)"
+        "Master Force Ability needs Surge among your Force abilities"
     ]
 
 
@@ -376,10 +374,10 @@ def test_master_force_ability_needs_the_chosen_ability_owned():
     [
         ("acute_senses", "sight", []),
         ("acute_senses", "sixth", ["Acute Senses: “sixth” is not a sense "
-                                   "(sight, hearing, smell, taste, touch) (L330)"]),
+                                   "(sight, hearing, smell, taste, touch)"]),
         ("armor_proficiency", "medium", []),
         ("armor_proficiency", "power", ["Armor Proficiency: “power” is not an armor class "
-                                        "(light, medium, heavy) (L739)"]),
+                                        "(light, medium, heavy)"]),
     ],
 )  # fmt: skip
 def test_a_sense_or_armor_class_must_be_one_the_seed_names(merit, choice, expected):
@@ -389,19 +387,19 @@ def test_a_sense_or_armor_class_must_be_one_the_seed_names(merit, choice, expect
 def test_acute_senses_at_three_points_covers_every_sense_without_a_choice():
     assert unmet_merit_prerequisites("acute_senses", with_(merits={"acute_senses": 3})) == []
     assert unmet_merit_prerequisites("acute_senses", with_(merits={"acute_senses": 1})) == [
-        "Acute Senses needs a sense chosen (L330)"
+        "Acute Senses needs a sense chosen"
     ]
 
 
 def test_weak_sense_cannot_share_a_sense_with_acute_senses():
     view = with_(merits={"acute_senses": 1}, merit_choices={"acute_senses": ("sight",)})
     assert unmet_merit_prerequisites("weak_sense", view, choice="sight") == [
-        "Weak Sense cannot name the same sight as Acute Senses (L420)"
+        "Weak Sense cannot name the same sight as Acute Senses"
     ]
     assert unmet_merit_prerequisites("weak_sense", view, choice="smell") == []
     every_sense = with_(merits={"acute_senses": 3})
     assert unmet_merit_prerequisites("weak_sense", every_sense, choice="smell") == [
-        "Weak Sense cannot be taken beside Acute Senses for every sense (L420)"
+        "Weak Sense cannot be taken beside Acute Senses for every sense"
     ]
 
 
@@ -412,14 +410,14 @@ def test_a_force_ability_needs_a_dot_in_its_tree_even_when_the_pool_is_met():
     view = with_(attributes={"dexterity": 5}, force_knowledges={"battle": 0})
     assert force_pool("battle", view) == 5
     assert unmet_force_ability_prerequisites("battle_strike", view) == [
-        "Battle strike needs at least 1 dot in Battle (L193, L242)"
+        "Battle strike needs at least 1 dot in Battle"
     ]
 
 
 def test_a_light_side_grade_is_compared_with_the_light_side():
     view = with_(power=4, light_side=3, attributes={"charisma": 3}, force_knowledges={"mind": 2})
     assert unmet_force_ability_prerequisites("enlighten", view) == [
-        "Enlighten needs Light side 4; you have 3 (L941)"
+        "Enlighten needs Light side 4; you have 3"
     ]
     assert unmet_force_ability_prerequisites("enlighten", with_(view, light_side=4)) == []
 
@@ -427,17 +425,17 @@ def test_a_light_side_grade_is_compared_with_the_light_side():
 def test_an_ability_without_a_roll_line_checks_only_the_tree_and_the_force():
     assert unmet_force_ability_prerequisites("surge", BASE) == []
     assert unmet_force_ability_prerequisites("deflect", BASE) == [
-        "Deflect needs at least 1 dot in Swordplay (L193, L242)"
+        "Deflect needs at least 1 dot in Swordplay"
     ]
 
 
 def test_every_failing_force_prerequisite_is_listed_at_once():
     nobody = TraitView()
     assert unmet_force_ability_prerequisites("memory_walk", nobody) == [
-        "Memory walk needs the Force Sensitivity merit (L571)",
-        "Memory walk needs at least 1 dot in Mind (L193, L242)",
-        "Memory walk needs a Mind pool of 9; yours is 1 (Charisma 1 + Mind 0) (L979)",
-        "Memory walk needs Dark side 8; you have 0 (L979)",
+        "Memory walk needs the Force Sensitivity merit",
+        "Memory walk needs at least 1 dot in Mind",
+        "Memory walk needs a Mind pool of 9; yours is 1 (Charisma 1 + Mind 0)",
+        "Memory walk needs Dark side 8; you have 0",
     ]
 
 
@@ -467,7 +465,7 @@ def test_losing_the_dark_side_grade_warns_of_plus_three_difficulty():
     assert lost_side_warning("corruption", DARK_LORD) is None
     assert lost_side_warning("corruption", with_(DARK_LORD, dark_side=5)) == (
         "Corruption needs Dark side 6 and you now have 5: it activates at +3 difficulty and "
-        "without the Dark side bonus (L132)"
+        "without the Dark side bonus"
     )
     assert lost_side_warning("battle_strike", with_(DARK_LORD, dark_side=0)) is None
 
@@ -475,26 +473,26 @@ def test_losing_the_dark_side_grade_warns_of_plus_three_difficulty():
 @pytest.mark.parametrize(
     ("ability", "view", "difficulty"),
     [
-        pytest.param("battle_strike", BASE, 6, id="neutral, untagged: 6 (L847)"),
-        pytest.param("corruption", DARK_LORD, 4, id="dark character, (D) ability: -2 (L130)"),
+        pytest.param("battle_strike", BASE, 6, id="neutral, untagged: 6"),
+        pytest.param("corruption", DARK_LORD, 4, id="dark character, (D) ability: -2"),
         pytest.param(
             "corruption", with_(DARK_LORD, dark_side=5, light_side=0), 9,
-            id="grade lost: +3 and no bonus (L132)",
+            id="grade lost: +3 and no bonus",
         ),
         pytest.param(
             "enlighten", with_(power=6, light_side=6, dark_side=0), 5,
-            id="light character, (L) ability: -1 (L130)",
+            id="light character, (L) ability: -1",
         ),
         pytest.param(
             "enlighten", with_(power=6, light_side=4, dark_side=6), 10,
-            id="dark character, (L) ability: +4 (L130)",
+            id="dark character, (L) ability: +4",
         ),
         pytest.param(
-            "vornskrs_ferocity", DARK_LORD, 4, id="Vornskr's ferocity counts as Dark (L1303)",
+            "vornskrs_ferocity", DARK_LORD, 4, id="Vornskr's ferocity counts as Dark",
         ),
         pytest.param(
             "vornskrs_ferocity", owning("juyo", view=DARK_LORD), 6,
-            id="with Juyo it is not Dark (L1307)",
+            id="with Juyo it is not Dark",
         ),
     ],
 )  # fmt: skip

@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 
 import rulesets.weg_d6 as weg
 from rulesets.core import InvalidEdit, resolve_settings
+from rulesets.weg_d6 import costs, data, force, traits
 
 SETTINGS = resolve_settings(weg.SETTINGS, {})
 
 
 def in_play(sheet: dict, points: int = 100) -> dict:
-    sheet = weg.apply_edit(sheet, "info.stage", "play", SETTINGS)
+    sheet = weg.apply_edit(sheet, "stage", "play", SETTINGS)
     return weg.apply_edit(sheet, "points.character", str(points), SETTINGS)
 
 
@@ -133,16 +134,16 @@ def test_an_attribute_raise_explains_the_species_roll_and_half_refund() -> None:
 
 
 def test_the_attribute_roll_refunds_half_when_the_character_rolls_higher() -> None:  # case 11
-    assert weg.resolve_attribute_roll(15, 12, 30) == weg.resolve_attribute_roll(15, 12, 30)
-    failed = weg.resolve_attribute_roll(15, 12, 30)
+    assert costs.resolve_attribute_roll(15, 12, 30) == costs.resolve_attribute_roll(15, 12, 30)
+    failed = costs.resolve_attribute_roll(15, 12, 30)
     assert (failed.improved, failed.refund) == (False, 15)
-    tie = weg.resolve_attribute_roll(12, 12, 30)
+    tie = costs.resolve_attribute_roll(12, 12, 30)
     assert (tie.improved, tie.refund) == (True, 0)
 
 
 def test_the_attribute_roll_uses_the_injected_random_generator() -> None:
-    first = weg.roll_attribute_improvement(10, 12, 30, random.Random(7))
-    again = weg.roll_attribute_improvement(10, 12, 30, random.Random(7))
+    first = costs.roll_attribute_improvement(10, 12, 30, random.Random(7))
+    again = costs.roll_attribute_improvement(10, 12, 30, random.Random(7))
     assert first == again
     assert 4 <= first.character_total <= 19 and 4 <= first.gm_total <= 24
 
@@ -215,7 +216,7 @@ def test_it_refuses_learning_a_power_whose_skill_is_still_0d() -> None:
 def test_it_refuses_raising_a_skill_two_pips_between_adventures() -> None:  # case 12
     sheet = smuggler()
     sheet["skills"]["dodge"] = 9
-    with pytest.raises(InvalidEdit, match=r"one pip between adventures \(002:39\)"):
+    with pytest.raises(InvalidEdit, match="one pip between adventures"):
         weg.apply_edit(sheet, "advance.skill.dodge", "3D+2", SETTINGS)
 
 
@@ -312,7 +313,7 @@ def test_a_1e_power_is_free_from_a_teacher_and_one_point_by_experiment() -> None
 
 def test_control_3d_plus_2_holds_eleven_powers_and_refuses_a_twelfth() -> None:  # S1, 003:1798
     sheet = jedi_1e(control=11, sense=3, alter=3)
-    control_powers = [p.slug for p in weg.data.FORCE_POWERS if "control" in p.skills]
+    control_powers = [p.slug for p in data.FORCE_POWERS if "control" in p.skills]
     sheet["force"]["powers"] = control_powers[:11]
     report = weg.check(sheet, SETTINGS)
     assert report.pool("powers_control").exact
@@ -326,7 +327,7 @@ def test_control_3d_plus_2_holds_eleven_powers_and_refuses_a_twelfth() -> None: 
 def test_a_three_skill_power_takes_a_slot_in_each_skill() -> None:  # 003:1798
     sheet = jedi_1e(control=3, sense=3, alter=3)
     sheet["force"]["powers"] = ["telekinetic_kill"]
-    totals = weg.power_totals(sheet, SETTINGS)
+    totals = force.power_totals(sheet, SETTINGS)
     assert totals == {"control": (1, 3), "sense": (1, 3), "alter": (1, 3)}
 
 
@@ -345,7 +346,7 @@ RAISABLE = [
 @given(st.sampled_from(RAISABLE), st.integers(0, 25))
 def test_a_cost_is_never_negative(trait: str, pips: int) -> None:
     sheet = smuggler()
-    start = weg.traits.trait_value(sheet, trait)
+    start = traits.trait_value(sheet, trait)
     cost = weg.advance_cost(sheet, trait, start + pips, SETTINGS)
     assert cost.amount >= 0
     # With the default rounding up, every pip costs at least 1, so nothing is free.
@@ -356,10 +357,10 @@ def test_a_cost_is_never_negative(trait: str, pips: int) -> None:
 @given(st.sampled_from(RAISABLE), st.integers(1, 20))
 def test_summing_single_pips_equals_a_multi_pip_raise(trait: str, pips: int) -> None:
     sheet = smuggler()
-    start = weg.traits.trait_value(sheet, trait)
+    start = traits.trait_value(sheet, trait)
     singles = 0
     for value in range(start, start + pips):
-        at_value = weg.apply_edit(sheet, trait, weg.traits.code_text(value), SETTINGS)
+        at_value = weg.apply_edit(sheet, trait, traits.code_text(value), SETTINGS)
         singles += weg.advance_cost(at_value, trait, value + 1, SETTINGS).amount
     assert singles == weg.advance_cost(sheet, trait, start + pips, SETTINGS).amount
 
@@ -369,7 +370,7 @@ def test_summing_single_pips_equals_a_multi_pip_raise(trait: str, pips: int) -> 
 def test_the_order_of_purchases_does_not_change_what_is_left(order: list[str]) -> None:
     sheet = smuggler(500)
     for trait in order:
-        target = weg.traits.code_text(weg.traits.trait_value(sheet, trait) + 1)
+        target = traits.code_text(traits.trait_value(sheet, trait) + 1)
         sheet = weg.apply_edit(sheet, f"advance.{trait}", target, SETTINGS)
     assert sheet["points"]["character"] == 500 - (5 + 4 + 3 + 30)
 
@@ -381,18 +382,18 @@ def test_raising_then_lowering_a_skill_restores_the_skill_dice_budget(
 ) -> None:
     sheet = weg.demo_sheet()
     before = weg.check(sheet, SETTINGS).pool("skill_dice").spent
-    raised = weg.apply_edit(sheet, trait, weg.traits.code_text(9 + pips), SETTINGS)
+    raised = weg.apply_edit(sheet, trait, traits.code_text(9 + pips), SETTINGS)
     assert weg.check(raised, SETTINGS).pool("skill_dice").spent == before + pips
     lowered = weg.apply_edit(raised, trait, "", SETTINGS)
     assert weg.check(lowered, SETTINGS).pool("skill_dice").spent == before
 
 
 def test_next_costs_prices_one_step_of_every_raisable_trait() -> None:
-    costs = weg.next_costs(smuggler(), SETTINGS)
-    assert costs["skill.blaster"].amount == 5
-    assert costs["attr.perception"].amount == 30
-    assert costs["move"].amount == 10
-    assert costs["force.sensitive"].amount == 20
-    assert "force.control" not in costs  # not Force-sensitive yet
-    jedi = weg.next_costs(jedi_re(), SETTINGS)
+    prices = costs.next_costs(smuggler(), SETTINGS)
+    assert prices["skill.blaster"].amount == 5
+    assert prices["attr.perception"].amount == 30
+    assert prices["move"].amount == 10
+    assert prices["force.sensitive"].amount == 20
+    assert "force.control" not in prices  # not Force-sensitive yet
+    jedi = costs.next_costs(jedi_re(), SETTINGS)
     assert jedi["force.control"].amount == 2 and jedi["force.sense"].amount == 3

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 import rulesets.weg_d6 as weg
 from rulesets.core import DieCode, InvalidEdit, resolve_settings
-from rulesets.weg_d6.traits import code_text, parse_code
+from rulesets.core.parsing import parse_code
+from rulesets.weg_d6.traits import code_text
 
 SETTINGS = resolve_settings(weg.SETTINGS, {})
 
@@ -25,7 +26,7 @@ SETTINGS = resolve_settings(weg.SETTINGS, {})
     ],
 )
 def test_it_reads_every_written_form_of_a_code_into_pips(raw: str, pips: int) -> None:
-    assert parse_code("attr.dexterity", raw) == pips
+    assert parse_code("attr.dexterity", raw, label="Dexterity") == pips
 
 
 @pytest.mark.parametrize(
@@ -33,7 +34,7 @@ def test_it_reads_every_written_form_of_a_code_into_pips(raw: str, pips: int) ->
     [
         ("4D+7", "at most 2"),  # a stored code carries 0-2 pips (003:97)
         ("D4", "not a die code"),
-        ("-1D", "negative"),
+        ("-1D", "too low"),
         ("four", "not a die code"),
         ("", "not a die code"),
     ],
@@ -58,7 +59,7 @@ def test_improving_carries_pips_into_dice_but_play_never_does() -> None:
 
 @given(st.integers(min_value=0, max_value=180))
 def test_parsing_a_printed_code_gives_back_the_same_pips(pips: int) -> None:
-    assert parse_code("skill.blaster", code_text(pips)) == pips
+    assert parse_code("skill.blaster", code_text(pips), label="Blaster") == pips
 
 
 @given(

@@ -106,7 +106,7 @@ def test_a_custom_species_from_the_gm_sets_its_own_limits() -> None:
     sheet = weg.apply_edit(sheet, "species.min.dexterity", "1D", SETTINGS)
     sheet = weg.apply_edit(sheet, "species.max.strength", "6D", SETTINGS)
     assert not {"species_maximum", "species_minimum"} & weg.check(sheet, SETTINGS).codes()
-    with pytest.raises(InvalidEdit, match="above the maximum"):
+    with pytest.raises(InvalidEdit, match="Strength minimum is at most 6D"):
         weg.apply_edit(sheet, "species.min.strength", "7D", SETTINGS)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 import rulesets.weg_d6 as weg
 from rulesets.core import InvalidEdit, resolve_settings
+from rulesets.weg_d6 import force, rules
 
 SETTINGS = resolve_settings(weg.SETTINGS, {})
 
@@ -55,7 +56,7 @@ def test_an_incapacitated_character_cannot_act() -> None:  # 003:1852
     ],
 )
 def test_a_further_wound_moves_down_each_editions_ladder(level, edition, after) -> None:
-    assert weg.wound_after_another(level, edition) == after
+    assert rules.wound_after_another(level, edition) == after
 
 
 def test_it_refuses_wounded_twice_in_1st_edition() -> None:  # 003:1840
@@ -88,7 +89,7 @@ def rolls_of(die: int) -> random.Random:
 @pytest.mark.parametrize(("die", "consumed"), [(4, True), (5, False), (1, True)])
 def test_the_consumption_roll_is_one_die_at_or_under_the_points(die, consumed) -> None:
     # S7, 003:1708: a 4th point and a roll of 4 consumes; a 5 does not.
-    assert weg.dark_side_check(4, rolls_of(die)) == (die, consumed)
+    assert rules.dark_side_check(4, rolls_of(die)) == (die, consumed)
 
 
 def test_re_dark_side_points_add_1d_each_to_force_skills() -> None:  # 002:810
@@ -107,7 +108,7 @@ def test_re_dark_side_points_add_1d_each_to_force_skills() -> None:  # 002:810
     ],
 )
 def test_re_limits_character_points_on_one_roll(kind, points, force_point, ok) -> None:
-    assert (weg.roll_spend_problems("2e_re", kind, points, force_point) == []) is ok
+    assert (rules.roll_spend_problems("2e_re", kind, points, force_point) == []) is ok
 
 
 def test_power_needs_its_skills_or_the_check_complains() -> None:
@@ -129,9 +130,9 @@ def test_a_new_1e_jedi_above_1d_is_reminded_to_choose_the_rest_of_the_powers() -
 def test_shift_sense_follows_the_gm_reading() -> None:  # digest §10.8
     sheet = weg.blank_sheet({**SETTINGS, "default_edition": "1e"})
     sheet["force"].update(control=3, sense=3, alter=3, powers=["shift_sense"])
-    assert weg.power_totals(sheet, SETTINGS)["sense"][0] == 1
+    assert force.power_totals(sheet, SETTINGS)["sense"][0] == 1
     alter = {**SETTINGS, "shift_sense_skill": "alter"}
-    assert weg.power_totals(sheet, alter)["alter"][0] == 1
+    assert force.power_totals(sheet, alter)["alter"][0] == 1
 
 
 def test_a_custom_power_names_its_skills() -> None:

@@ -10,14 +10,15 @@ import pytest
 
 import rulesets.weg_d6 as weg
 from rulesets.core import InvalidEdit, InvalidSheet, resolve_settings
-from rulesets.registry import get_ruleset
+from rulesets.registry import SYSTEMS, get_ruleset
+from rulesets.weg_d6 import demo
 
 SETTINGS = resolve_settings(weg.SETTINGS, {})
 
 
 def test_the_registry_finds_this_module_with_its_key_and_name() -> None:
     module = get_ruleset("weg_d6")
-    assert (module.KEY, module.NAME) == ("weg_d6", "West End Games d6")
+    assert (module.KEY, SYSTEMS["weg_d6"].name) == ("weg_d6", "West End Games d6")
     for name in ("blank_sheet", "apply_edit", "check", "derived", "advance_cost", "validate_sheet"):
         assert callable(getattr(module, name))
 
@@ -42,7 +43,7 @@ def test_a_blank_sheet_round_trips_through_validate_sheet() -> None:
     assert weg.validate_sheet(json.loads(json.dumps(blank))) == blank
 
 
-@pytest.mark.parametrize("build", [weg.demo_sheet, weg.demo_droid_sheet, weg.droid_3po_sheet])
+@pytest.mark.parametrize("build", [weg.demo_sheet, demo.demo_droid_sheet, demo.droid_3po_sheet])
 def test_the_example_sheets_are_json_and_round_trip(build) -> None:
     sheet = build()
     assert weg.validate_sheet(json.loads(json.dumps(sheet))) == sheet
@@ -57,14 +58,20 @@ def test_the_blank_sheet_follows_the_default_edition_setting() -> None:
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        (lambda s: s.update(colour="red"), "unknown key(s) colour"),
-        (lambda s: s.update(edition="3e"), "edition: must be one of"),
-        (lambda s: s["attributes"].update(dexterity="3D"), "attributes.dexterity: must be a whole"),
-        (lambda s: s["attributes"].update(dexterity=-3), "between 1 and"),
+        (lambda s: s.update(colour="red"), "colour: is not part of this sheet"),
+        (lambda s: s.update(edition="3e"), "edition: expected one of"),
+        (
+            lambda s: s["attributes"].update(dexterity="3D"),
+            "attributes.dexterity: expected a whole number",
+        ),
+        (lambda s: s["attributes"].update(dexterity=2), "from 3 to 180"),
         (lambda s: s["skills"].update(pazaak=6), "neither a catalog skill"),
         (lambda s: s["force"].update(powers=["fly"]), "“fly” is not a Force power"),
-        (lambda s: s["points"].update(character=True), "must be a whole number"),
-        (lambda s: s.update(wound="wounded_twice", edition="1e"), "wound: must be one of"),
+        (lambda s: s["points"].update(character=True), "points.character: expected a whole"),
+        (
+            lambda s: s.update(wound="wounded_twice", edition="1e"),
+            "wound: “wounded_twice” is not a wound level",
+        ),
         (lambda s: s["custom_skills"].update(x={"name": "X", "attribute": "charm"}), "attribute"),
         (lambda s: s["interval"].append({"trait": "skill.dodge", "from": 5, "to": 4}), "goes down"),
     ],
@@ -78,7 +85,7 @@ def test_validate_sheet_refuses_a_bad_import_and_says_where(change, words) -> No
 
 
 def test_validate_sheet_refuses_something_that_is_not_a_sheet() -> None:
-    with pytest.raises(InvalidSheet, match="must be an object"):
+    with pytest.raises(InvalidSheet, match="must be a JSON object"):
         weg.validate_sheet(["not", "a", "sheet"])
 
 
@@ -97,13 +104,13 @@ def test_apply_edit_never_changes_the_sheet_it_was_given() -> None:
         ("skill.pazaak", "3D", "not a trait"),
         ("nonsense", "1", "not a trait"),
         ("points.character", "lots", "not a whole number"),
-        ("points.force", "-1", "between 0 and"),
-        ("info.edition", "3e", "not an edition"),
+        ("points.force", "-1", "runs from 0 to 9999"),
+        ("info.edition", "3e", "Edition: choose one of"),
         ("attr.strength", "0D+2", "at least 1D"),
         ("force.sensitive", "maybe", "not yes or no"),
         ("power.add", "Fly", "not a Force power"),
         ("skill.add", "Pazaak", "Name|attribute"),
-        ("wound", "bruised", "not a wound level"),
+        ("wound", "bruised", "Wound level: choose one of"),
     ],
 )
 def test_apply_edit_refuses_bad_input_in_plain_words(trait: str, raw: str, words: str) -> None:

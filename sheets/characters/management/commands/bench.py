@@ -112,6 +112,8 @@ class Command(BaseCommand):
         trait, values = _edit_target(key)
         url = f"/characters/{character.pk}/edit/"
 
+        sizes: list[int] = []
+
         def one_edit(step: int) -> float:
             version = Character.objects.values_list("version", flat=True).get(pk=character.pk)
             value = values[step % len(values)]
@@ -122,6 +124,7 @@ class Command(BaseCommand):
             elapsed = time.perf_counter() - start
             if response.status_code != 200 or b"changed elsewhere" in response.content:
                 raise RuntimeError(f"the bench edit was refused: {response.status_code}")
+            sizes.append(len(response.content))
             return elapsed
 
         edit_times = [one_edit(step) for step in range(1, runs + 1)]
@@ -131,8 +134,12 @@ class Command(BaseCommand):
         out(f"  trivial Django view               {describe(trivial_times)}")
         out(f"  trivial view, logged in           {describe(logged_in_times)}")
         out(f"  htmx trait edit (server)          {describe(edit_times)}")
-        out(f"  edit / trivial (median)           {ratio:7.2f}x   (aim: within 3x)")
-        out(f"  edit / trivial logged in          {ratio_logged_in:7.2f}x")
+        out(f"  edit / trivial (median)           {ratio:7.2f}x")
+        out(f"  edit / trivial logged in          {ratio_logged_in:7.2f}x   (aim: within 3x)")
+        out(
+            f"  edit response size                median {int(statistics.median(sizes)):6d} B"
+            f"   largest {max(sizes):6d} B   (aim: under 8 KB)"
+        )
 
         with CaptureQueriesContext(connection) as queries:
             one_edit(0)

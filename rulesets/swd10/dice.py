@@ -1,0 +1,1 @@
+"""SWd10 dice: rolls and odds come with the dice issue."""

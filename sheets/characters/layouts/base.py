@@ -1,0 +1,339 @@
+"""Turn a ruleset's trait rows into what the sheet shell prints; the same for every system.
+
+A system's layout (`layouts/<key>.py`) only arranges: it names its sections in order,
+the template of each section's body, and any extra context a section needs (catalog
+choices for an "add" row, derived panels). Ranges, caps, costs, locks and notes all come
+from the ruleset's `trait_rows`, so no rule is restated here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulesets.core import Report, RowKind, Setting, Status, TraitRow, Violation, resolve_settings
+from rulesets.core.diecode import DieCode
+from rulesets.core.ruleset import Ruleset
+from rulesets.core.stage import STAGE_TRAIT
+from rulesets.registry import system_info
+from sheets.characters.models import Character
+
+NAME_TRAIT = "character.name"
+SETTING_PREFIX = "setting."
+ROW_TEMPLATE = "rulesets/_row.html"
+
+
+def trait_dom_id(trait: str) -> str:
+    """The stable HTML id of a trait's element ("attr.wits" -> "trait-attr-wits")."""
+    return "trait-" + trait.replace(".", "-")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of a sheet page.
+
+    `body` is the template of what an edit may swap; `adds` the template of the "add"
+    row that stays in place under it, so a queued add keeps its choice while the body
+    is swapped. `prefixes` claim the refusals and violations of traits that have no row
+    of their own ("merit.add", "merits"). A `side` section sits beside the sheet.
+    """
+
+    key: str
+    title: str
+    body: str = "rulesets/_rows.html"
+    adds: str = ""
+    prefixes: tuple[str, ...] = ()
+    side: bool = False
+    # Redrawn whenever a derived value changes (it prints derived values).
+    shows_derived: bool = False
+    # Redrawn whenever this section's extra context changes (a list drawn from it).
+    uses_extra: tuple[str, ...] = ()
+    # How one of its fields is drawn when an edit swaps it alone.
+    row_template: str = ROW_TEMPLATE
+
+    @property
+    def dom_id(self) -> str:
+        return f"section-{self.key}"
+
+
+@dataclass(frozen=True)
+class Dot:
+    value: int
+    filled: bool
+    checked: bool
+    # Below the row's minimum (a value in play never drops under creation's): drawn, filled,
+    # but not a choice.
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class Field:
+    """A trait row with what this request adds: its problems and a refused value."""
+
+    row: TraitRow
+    violations: tuple[Violation, ...] = ()
+    error: str = ""
+    submitted: str | None = None
+
+    @property
+    def key(self) -> str:
+        return self.row.key
+
+    @property
+    def dom_id(self) -> str:
+        return trait_dom_id(self.row.key)
+
+    @property
+    def input_value(self) -> str:
+        """What the input shows: the refused text typed, or the value as stored."""
+        if self.submitted is not None:
+            return self.submitted
+        if self.row.kind is RowKind.CODE:
+            return self.row.shown
+        return "" if self.row.value is None else str(self.row.value)
+
+    @property
+    def dots(self) -> list[Dot]:
+        """One dot per value from 1 to the maximum, and a "none" choice when 0 is allowed."""
+        row = self.row
+        value = row.value if isinstance(row.value, int) else 0
+        low = row.minimum or 0
+        first = 0 if low == 0 else 1
+        # A stored value above today's maximum (a reading since changed) still shows.
+        last = max(row.maximum or 0, value)
+        return [Dot(n, n <= value, n == value, n < low) for n in range(first, last + 1)]
+
+    @property
+    def checked(self) -> bool:
+        return bool(self.row.value)
+
+    @property
+    def code_range(self) -> str:
+        row = self.row
+        if row.kind is not RowKind.CODE or row.minimum is None or row.maximum is None:
+            return ""
+        return f"{DieCode.from_pips(row.minimum)} to {DieCode.from_pips(row.maximum)}"
+
+    @property
+    def has_problem(self) -> bool:
+        return bool(self.error or self.violations)
+
+
+@dataclass
+class Part:
+    """A section as drawn: its fields (in print order), grouped, and its own messages."""
+
+    section: Section
+    fields: list[Field] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def groups(self) -> list[tuple[str, list[Field]]]:
+        grouped: dict[str, list[Field]] = {}
+        for item in self.fields:
+            grouped.setdefault(item.row.group, []).append(item)
+        return list(grouped.items())
+
+    @property
+    def signature(self) -> tuple:
+        return tuple(f.key for f in self.fields)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One rule reading in force on this sheet, and whose choice it is."""
+
+    setting: Setting
+    value: Any
+    value_label: str
+    changed: bool
+    default_label: str
+    error: str = ""
+
+
+@dataclass
+class SheetState:
+    """What the engine says of one sheet under its settings: all computed, none stored."""
+
+    ruleset: Ruleset
+    sheet: Mapping[str, Any]
+    settings: dict[str, Any]
+    report: Report
+    derived: dict
+    status: Status
+    rows: list[TraitRow]
+
+
+def sheet_state(
+    ruleset: Ruleset, sheet: Mapping[str, Any], chosen: Mapping[str, Any]
+) -> SheetState:
+    settings = resolve_settings(ruleset.SETTINGS, chosen)
+    return SheetState(
+        ruleset=ruleset,
+        sheet=sheet,
+        settings=settings,
+        report=ruleset.check(sheet, settings),
+        derived=ruleset.derived(sheet, settings),
+        status=ruleset.status(sheet, settings),
+        rows=ruleset.trait_rows(sheet, settings),
+    )
+
+
+class Layout:
+    """A system's arrangement of its sheet page; subclasses set `sections`."""
+
+    sections: tuple[Section, ...] = ()
+
+    def extra(self, state: SheetState, character: Character) -> dict:
+        """Return what this system's section templates need beyond the rows."""
+        return {}
+
+    def print_extra(self, state: SheetState, character: Character) -> dict:
+        """Return what the print template needs beyond the page context."""
+        return {}
+
+    def section_for(self, row: TraitRow) -> str:
+        return row.section
+
+
+def _placement(layout: Layout, keys: set[str], trait: str | None) -> tuple[str, str]:
+    """Say where a message about `trait` is shown: ("row", key), ("section", key) or ("", "")."""
+    if trait is None:
+        return "", ""
+    if trait in keys:
+        return "row", trait
+    for section in layout.sections:
+        if trait == section.key or any(trait.startswith(p) for p in section.prefixes):
+            return "section", section.key
+    return "", ""
+
+
+def build_context(
+    character: Character,
+    layout: Layout,
+    state: SheetState,
+    *,
+    errors: Mapping[str, str],
+    submitted: Mapping[str, str],
+) -> dict:
+    """Lay out a whole sheet page: every section's fields with their problems."""
+    keys = {row.key for row in state.rows}
+    by_trait: dict[str, list[Violation]] = {}
+    parts = {section.key: Part(section) for section in layout.sections}
+    unplaced: list[Violation] = []
+    pool_keys = {f"pool.{pool.key}" for pool in state.report.pools}
+    for violation in state.report.violations:
+        where, key = _placement(layout, keys, violation.trait)
+        if where == "row":
+            by_trait.setdefault(key, []).append(violation)
+        elif where == "section":
+            parts[key].violations.append(violation)
+        elif violation.trait not in pool_keys:
+            unplaced.append(violation)
+    stage_field: Field | None = None
+    for row in state.rows:
+        if row.key == STAGE_TRAIT:
+            # The shell draws the finish-creation step itself, from this row.
+            stage_field = Field(row, tuple(by_trait.get(row.key, ())), errors.get(row.key, ""))
+            continue
+        section = layout.section_for(row)
+        if section not in parts:
+            # A row of a section this layout does not draw is a layout bug; show it
+            # rather than hide it.
+            parts[section] = Part(Section(section, row.section.replace("_", " ").capitalize()))
+        parts[section].fields.append(
+            Field(
+                row,
+                tuple(by_trait.get(row.key, ())),
+                errors.get(row.key, ""),
+                submitted.get(row.key) if row.key in errors else None,
+            )
+        )
+    declared = {SETTING_PREFIX + s.key for s in state.ruleset.SETTINGS}
+    stray: list[str] = []
+    for trait, message in errors.items():
+        if trait in keys or trait in (NAME_TRAIT, STAGE_TRAIT) or trait in declared:
+            continue
+        where, key = _placement(layout, keys, trait)
+        if where == "section":
+            parts[key].errors.append(message)
+        else:
+            stray.append(message)
+    info = system_info(character.system)
+    readings = [
+        Reading(
+            setting,
+            state.settings[setting.key],
+            setting.label_for(state.settings[setting.key]),
+            state.settings[setting.key] != setting.default,
+            setting.label_for(setting.default),
+            errors.get(SETTING_PREFIX + setting.key, ""),
+        )
+        for setting in state.ruleset.SETTINGS
+    ]
+    pools = [
+        (pool, [v for v in state.report.violations if v.trait == f"pool.{pool.key}"])
+        for pool in state.report.pools
+    ]
+    return {
+        "character": character,
+        "system": info,
+        "sheet": state.sheet,
+        "state": state,
+        "report": state.report,
+        "status": state.status,
+        "derived": state.derived,
+        "parts": [parts[s.key] for s in layout.sections if not s.side]
+        + [p for k, p in parts.items() if k not in {s.key for s in layout.sections}],
+        "side_parts": [parts[s.key] for s in layout.sections if s.side],
+        "pools": pools,
+        "unplaced": unplaced,
+        "stray_errors": stray,
+        "name_error": errors.get(NAME_TRAIT, ""),
+        "name_submitted": submitted.get(NAME_TRAIT) if NAME_TRAIT in errors else None,
+        "stage_error": errors.get(STAGE_TRAIT, ""),
+        "stage_field": stage_field,
+        "readings": readings,
+        "readings_changed": sum(r.changed for r in readings),
+        **layout.extra(state, character),
+    }
+
+
+def changed_parts(
+    layout: Layout,
+    before: dict,
+    after: dict,
+) -> tuple[list[tuple[Field, str]], list[Part]]:
+    """Compare two laid-out pages: the fields to swap one by one, and the whole sections.
+
+    A section whose list of rows changed (a weapon added, a merit removed), that prints a
+    derived value that changed, or whose extra context changed is swapped whole; in the
+    other sections only the fields that differ are swapped.
+    """
+    old_parts = {p.section.key: p for p in before["parts"] + before["side_parts"]}
+    whole: list[Part] = []
+    single: list[tuple[Field, str]] = []
+    stage_or_readings_moved = (
+        before["status"].stage != after["status"].stage
+        or before["state"].settings != after["state"].settings
+    )
+    derived_moved = before["derived"] != after["derived"]
+    for part in after["parts"] + after["side_parts"]:
+        old = old_parts.get(part.section.key)
+        section = part.section
+        if (
+            old is None
+            or stage_or_readings_moved
+            or old.signature != part.signature
+            or old.errors != part.errors
+            or old.violations != part.violations
+            or (section.shows_derived and derived_moved)
+            or any(before.get(name) != after.get(name) for name in section.uses_extra)
+        ):
+            whole.append(part)
+            continue
+        old_fields = {f.key: f for f in old.fields}
+        single.extend((f, section.row_template) for f in part.fields if old_fields.get(f.key) != f)
+    return single, whole
