@@ -89,7 +89,7 @@ def one_of(values: Any) -> Any:
 
     def check(value: Any) -> Any:
         if type(value) is not str or value not in allowed:
-            shown = ", ".join(allowed[:8]) + (", …" if len(allowed) > 8 else "")
+            shown = ", ".join(a or '""' for a in allowed[:8]) + (", …" if len(allowed) > 8 else "")
             raise PydanticCustomError("one_of", "expected one of {shown}", {"shown": shown})
         return value
 

@@ -8,6 +8,8 @@ from the ruleset's `trait_rows`, so no rule is restated here.
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,10 +168,33 @@ class SheetState:
     rows: list[TraitRow]
 
 
+_STATES: OrderedDict[str, SheetState] = OrderedDict()
+_STATES_KEPT = 64
+
+
 def sheet_state(
     ruleset: Ruleset, sheet: Mapping[str, Any], chosen: Mapping[str, Any]
 ) -> SheetState:
+    """Ask the engine everything about a sheet, once per content.
+
+    An edit response compares the sheet before the write with the sheet after it, and the
+    sheet before is, nearly always, the one the last response computed: the answers are
+    kept for the last few sheets by their content (the engines are pure functions).
+    """
     settings = resolve_settings(ruleset.SETTINGS, chosen)
+    content = json.dumps([ruleset.KEY, sheet, settings], sort_keys=True, default=str)
+    state = _STATES.get(content)
+    if state is None:
+        state = _compute_state(ruleset, sheet, settings)
+        _STATES[content] = state
+        while len(_STATES) > _STATES_KEPT:
+            _STATES.popitem(last=False)
+    return state
+
+
+def _compute_state(
+    ruleset: Ruleset, sheet: Mapping[str, Any], settings: dict[str, Any]
+) -> SheetState:
     return SheetState(
         ruleset=ruleset,
         sheet=sheet,
