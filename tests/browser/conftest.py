@@ -30,3 +30,24 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture
+def open_demo(live_server, page, player, password):
+    """Open a new demo character of a system, logged in as `player`, at a window width."""
+    from rulesets.registry import get_ruleset
+    from sheets.characters.services import character_create
+
+    def open_at(system: str, width: int, *, name: str = "Demo Hero"):
+        character = character_create(
+            owner=player, name=name, system=system, sheet=get_ruleset(system).demo_sheet()
+        )
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(live_server.url + "/accounts/login/")
+        page.fill("input[name=username]", player.username)
+        page.fill("input[name=password]", password)
+        page.get_by_role("button", name="Log in").click()
+        page.goto(f"{live_server.url}/characters/{character.pk}/")
+        return character
+
+    return open_at

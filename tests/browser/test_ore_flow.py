@@ -9,9 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
-import rulesets.ore as ore
 from sheets.characters.models import Character
-from sheets.characters.services import character_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,21 +97,8 @@ def test_a_player_builds_a_jedi_with_a_hard_die_and_a_stunt_marks_wounds_and_pri
     assert character.sheet["wounds"]["left_arm"][0] == "shock"
 
 
-def _open_demo(live_server, page: Page, player, password, width: int) -> Character:
-    character = character_create(
-        owner=player, name="Kael Varrin", system="ore", sheet=ore.demo_sheet()
-    )
-    page.set_viewport_size({"width": width, "height": 800})
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", player.username)
-    page.fill("input[name=password]", password)
-    page.get_by_role("button", name="Log in").click()
-    page.goto(f"{live_server.url}/characters/{character.pk}/")
-    return character
-
-
-def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password):
-    _open_demo(live_server, page, player, password, 360)
+def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password, open_demo):
+    open_demo("ore", 360, name="Kael Varrin")
     # Open every folded list of stunts too: they must fit as well.
     for summary in page.locator(".more-stunts summary").all():
         summary.click()
@@ -131,9 +116,9 @@ def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, pas
 
 
 def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
-    live_server, page: Page, player, password
+    live_server, page: Page, player, password, open_demo
 ):
-    character = _open_demo(live_server, page, player, password, 1280)
+    character = open_demo("ore", 1280, name="Kael Varrin")
     spent = page.locator("#pool-points .spent")
     expect(spent).to_have_text("152")
     # The stats follow the experience award's Add button.
@@ -158,8 +143,10 @@ def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
     assert character.sheet["stats"]["coordination"] == 4
 
 
-def test_a_wound_box_keeps_the_focus_while_it_cycles(live_server, page: Page, player, password):
-    character = _open_demo(live_server, page, player, password, 1280)
+def test_a_wound_box_keeps_the_focus_while_it_cycles(
+    live_server, page: Page, player, password, open_demo
+):
+    character = open_demo("ore", 1280, name="Kael Varrin")
     box = page.locator("#trait-wound-head-0")
     box.focus()
     page.keyboard.press("Enter")

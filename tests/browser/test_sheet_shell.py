@@ -7,29 +7,17 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from rulesets.registry import SYSTEMS, get_ruleset
-from sheets.characters.services import character_create
+from rulesets.registry import SYSTEMS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 KEYS = sorted(SYSTEMS)
 
 
-def _open_demo(live_server, page: Page, player, password, key: str, width: int):
-    character = character_create(
-        owner=player, name="Demo Hero", system=key, sheet=get_ruleset(key).demo_sheet()
-    )
-    page.set_viewport_size({"width": width, "height": 800})
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", player.username)
-    page.fill("input[name=password]", password)
-    page.get_by_role("button", name="Log in").click()
-    page.goto(f"{live_server.url}/characters/{character.pk}/")
-    return character
-
-
 @pytest.mark.parametrize("key", KEYS)
-def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password, key):
-    _open_demo(live_server, page, player, password, key, 360)
+def test_the_demo_sheet_fits_a_360_px_phone(
+    live_server, page: Page, player, password, key, open_demo
+):
+    open_demo(key, 360)
     overflow = page.evaluate("document.documentElement.scrollWidth")
     wide = page.evaluate(
         """() => [...document.querySelectorAll('#sheet *')]
@@ -45,8 +33,10 @@ def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, pas
 
 
 @pytest.mark.parametrize("key", KEYS)
-def test_the_skip_link_leads_to_the_budget(live_server, page: Page, player, password, key):
-    _open_demo(live_server, page, player, password, key, 1280)
+def test_the_skip_link_leads_to_the_budget(
+    live_server, page: Page, player, password, key, open_demo
+):
+    open_demo(key, 1280)
     page.keyboard.press("Tab")
     skip = page.locator(".skip-link")
     for _ in range(12):
@@ -60,9 +50,9 @@ def test_the_skip_link_leads_to_the_budget(live_server, page: Page, player, pass
 
 @pytest.mark.parametrize("key", KEYS)
 def test_a_changed_field_keeps_the_focus_after_its_row_is_swapped(
-    live_server, page: Page, player, password, key
+    live_server, page: Page, player, password, key, open_demo
 ):
-    character = _open_demo(live_server, page, player, password, key, 1280)
+    character = open_demo(key, 1280)
     name = page.locator("#input-character-name")
     name.fill("Renamed by keyboard")
     version = page.locator("#sheet-version").input_value()

@@ -9,7 +9,6 @@ import pytest
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
-import rulesets.swd10 as swd10
 from sheets.characters.models import Character
 from sheets.characters.services import character_create
 
@@ -71,7 +70,6 @@ def test_a_new_player_builds_a_swd10_character_and_prints_it(live_server, page: 
 
 
 def test_two_tabs_editing_the_same_sheet_get_the_conflict_message(live_server, page: Page, player):
-    from sheets.characters.services import character_create
 
     character = character_create(owner=player, name="Twin", system="swd10")
     page.goto(live_server.url + "/accounts/login/")
@@ -94,7 +92,6 @@ def test_two_tabs_editing_the_same_sheet_get_the_conflict_message(live_server, p
 
 
 def test_rapid_clicks_on_several_rows_all_arrive(live_server, page: Page, player):
-    from sheets.characters.services import character_create
 
     character = character_create(owner=player, name="Quick", system="swd10")
     page.goto(live_server.url + "/accounts/login/")
@@ -111,21 +108,8 @@ def test_rapid_clicks_on_several_rows_all_arrive(live_server, page: Page, player
     assert {label: values[label.lower()] for label in clicks} == clicks
 
 
-def _open_demo(live_server, page: Page, player, password, width: int) -> Character:
-    character = character_create(
-        owner=player, name="Kira Dane", system="swd10", sheet=swd10.demo_sheet()
-    )
-    page.set_viewport_size({"width": width, "height": 800})
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", player.username)
-    page.fill("input[name=password]", password)
-    page.get_by_role("button", name="Log in").click()
-    page.goto(f"{live_server.url}/characters/{character.pk}/")
-    return character
-
-
-def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password):
-    _open_demo(live_server, page, player, password, 360)
+def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password, open_demo):
+    open_demo("swd10", 360, name="Kira Dane")
     wide = page.evaluate(
         """() => [...document.querySelectorAll('#sheet *')]
              .filter(e => e.getBoundingClientRect().right > 361)
@@ -139,9 +123,9 @@ def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, pas
 
 
 def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
-    live_server, page: Page, player, password
+    live_server, page: Page, player, password, open_demo
 ):
-    character = _open_demo(live_server, page, player, password, 1280)
+    character = open_demo("swd10", 1280, name="Kira Dane")
     physical_spent = page.locator("#pool-attributesphysical .spent")
     expect(physical_spent).to_have_text("6")
     page.focus("#input-trait-prio-attributes-physical")

@@ -9,9 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
-from rulesets.weg_d6 import demo_sheet
 from sheets.characters.models import Character
-from sheets.characters.services import character_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -131,21 +129,8 @@ def test_a_player_builds_a_legal_first_edition_droid(live_server, page: Page, pl
     assert len(character.sheet["droid"]["equipment"]) == 7
 
 
-def _open_demo(live_server, page: Page, player, password: str, width: int) -> Character:
-    character = character_create(
-        owner=player, name="Jax Durran", system="weg_d6", sheet=demo_sheet()
-    )
-    page.set_viewport_size({"width": width, "height": 800})
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("input[name=username]", player.username)
-    page.fill("input[name=password]", password)
-    page.get_by_role("button", name="Log in").click()
-    page.goto(f"{live_server.url}/characters/{character.pk}/")
-    return character
-
-
-def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password):
-    _open_demo(live_server, page, player, password, 360)
+def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, password, open_demo):
+    open_demo("weg_d6", 360, name="Jax Durran")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     # Every box of the template is on the page, one under the other.
     boxes = [page.locator(f"#section-attr-{a}").bounding_box() for a in ("dexterity", "knowledge")]
@@ -158,9 +143,9 @@ def _active_id(page: Page) -> str:
 
 
 def test_the_wound_track_is_one_tab_stop_and_arrow_keys_move_along_it(
-    live_server, page: Page, player, password
+    live_server, page: Page, player, password, open_demo
 ):
-    character = _open_demo(live_server, page, player, password, 1280)
+    character = open_demo("weg_d6", 1280, name="Jax Durran")
     page.focus("#input-trait-move")
     page.keyboard.press("Tab")
     assert _active_id(page) == "trait-wound-healthy"
@@ -181,9 +166,9 @@ def test_the_wound_track_is_one_tab_stop_and_arrow_keys_move_along_it(
 
 
 def test_a_code_typed_from_the_keyboard_updates_the_budget_and_keeps_the_focus(
-    live_server, page: Page, player, password
+    live_server, page: Page, player, password, open_demo
 ):
-    character = _open_demo(live_server, page, player, password, 1280)
+    character = open_demo("weg_d6", 1280, name="Jax Durran")
     expect(page.locator("#pool-attributes .left")).to_have_text("0D")
     page.focus("#input-trait-attr-knowledge")
     page.keyboard.press("Shift+Tab")
