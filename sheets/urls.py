@@ -28,5 +28,8 @@ urlpatterns = [
         character_views.character_file_schema_view,
         name="character_file_schema",
     ),
+    # Campaign pages (sheets/campaigns/urls.py) and the table's PDF (print_urls.py).
+    path("campaigns/", include("sheets.campaigns.urls")),
+    path("campaigns/", include("sheets.campaigns.print_urls")),
     path("admin/", admin.site.urls),
 ]

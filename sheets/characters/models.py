@@ -6,6 +6,14 @@ from django.conf import settings
 from django.db import models
 
 from rulesets.registry import SYSTEMS
+from sheets.campaigns.models import Campaign, new_token
+
+
+class ReviewState(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    SUBMITTED = "submitted", "Submitted"
+    APPROVED = "approved", "Approved"
+    CHANGES_REQUESTED = "changes_requested", "Changes requested"
 
 
 class Character(models.Model):
@@ -18,8 +26,21 @@ class Character(models.Model):
     )
     # The ruleset owns the shape of `sheet`; derived values are never stored in it.
     sheet = models.JSONField(default=dict)
-    # Rule readings chosen for this character (a campaign's, once campaigns exist).
+    # The owner's own rule readings; inside a campaign the campaign's are in force instead.
     rule_settings = models.JSONField(default=dict, blank=True)
+    # A character sits at one table at most; leaving it keeps the character its owner's.
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="characters",
+    )
+    # Where the GM's review stands, and the version it was about (submitted or approved).
+    review_state = models.CharField(
+        max_length=20, choices=ReviewState.choices, default=ReviewState.DRAFT
+    )
+    review_version = models.PositiveIntegerField(null=True, blank=True)
     # Bumped by every write; a write naming an older version is refused (no lost edits).
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -31,6 +52,24 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_system_display()})"
+
+    @property
+    def readings_in_force(self) -> dict:
+        """The rule readings this sheet is judged under: its campaign's, or its own."""
+        if self.campaign_id is not None:
+            return self.campaign.rule_settings
+        return self.rule_settings
+
+    @property
+    def review_label(self) -> str:
+        """Draft, submitted, approved, changes requested, or changed since approval."""
+        if self.review_state == ReviewState.APPROVED and self.version != self.review_version:
+            return "Changed since approval"
+        return ReviewState(self.review_state).label
+
+    @property
+    def changed_since_approval(self) -> bool:
+        return self.review_state == ReviewState.APPROVED and self.version != self.review_version
 
 
 class Revision(models.Model):
@@ -60,3 +99,65 @@ class Revision(models.Model):
     @property
     def changes_pair(self) -> tuple[dict, dict]:
         return self.before, self.after
+
+
+class Review(models.Model):
+    """One step of a sheet's review: submitted, approved or changes requested, at a version.
+
+    An approval keeps the sheet as it stood, so the GM can later see what changed since.
+    """
+
+    class Kind(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted"
+        APPROVED = "approved", "Approved"
+        CHANGES_REQUESTED = "changes_requested", "Changes requested"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="reviews")
+    campaign = models.ForeignKey(Campaign, on_delete=models.SET_NULL, null=True, related_name="+")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    version = models.PositiveIntegerField()
+    comment = models.TextField(blank=True, max_length=4000)
+    name = models.CharField(max_length=100)
+    sheet = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.character_id} v{self.version}: {self.kind}"
+
+
+class GMNote(models.Model):
+    """The GM's private notes on a character: never shown to its player."""
+
+    character = models.OneToOneField(Character, on_delete=models.CASCADE, related_name="gm_note")
+    text = models.TextField(blank=True, max_length=20000)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"GM note on {self.character_id}"
+
+
+class ShareLink(models.Model):
+    """A read-only link to a sheet and its PDF for people outside the table."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="shares")
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Share of {self.character_id}"

@@ -8,12 +8,20 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from rulesets.core import InvalidEdit, resolve_settings
 from rulesets.registry import get_ruleset, system_info
-from sheets.characters.models import Character, Revision
-from sheets.characters.selectors import editable_characters
+from sheets.campaigns.models import Campaign
+from sheets.characters.models import (
+    Character,
+    GMNote,
+    Review,
+    ReviewState,
+    Revision,
+    ShareLink,
+)
+from sheets.permissions import Need, character_for, gm_rows, trait_refusal
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
@@ -38,6 +46,10 @@ class EditRefused(Exception):
     def __init__(self, errors: dict[str, str]) -> None:
         super().__init__("; ".join(errors.values()))
         self.errors = errors
+
+
+class ActionRefused(Exception):
+    """A review, note or share action was refused; the message says why."""
 
 
 def clean_name(raw: str) -> str:
@@ -73,6 +85,18 @@ def _state(character: Character) -> dict:
     }
 
 
+def changed_paths(character: Character, since_version: int) -> set[str] | None:
+    """The stored paths written after `since_version`; None when that version is unknown."""
+    if not 1 <= since_version <= character.version:
+        return None
+    paths: set[str] = set()
+    for before, after in Revision.objects.filter(
+        character=character, version__gt=since_version
+    ).values_list("before", "after"):
+        paths |= before.keys() | after.keys()
+    return paths
+
+
 def _record(character: Character, author: AbstractBaseUser | None, summary: str, before: dict):
     old, new = _changes(before, _state(character))
     Revision.objects.create(
@@ -92,14 +116,22 @@ def character_create(
     system: str,
     sheet: dict | None = None,
     rule_settings: dict | None = None,
+    campaign: Campaign | None = None,
     summary: str = "Created",
 ) -> Character:
-    """Create a character of a ready system with a blank (or given, already valid) sheet."""
+    """Create a character of a ready system with a blank (or given, already valid) sheet.
+
+    Inside a campaign (whose membership the caller has checked) the blank sheet follows
+    the table's house rules.
+    """
     info = system_info(system)
     if not info.ready:
         raise InvalidEdit("system", f"{info.name} is not available yet.")
+    if campaign is not None and campaign.system != system:
+        raise InvalidEdit("system", f"This campaign plays {campaign.get_system_display()}.")
     ruleset = get_ruleset(system)
     chosen = dict(rule_settings or {})
+    in_force = campaign.rule_settings if campaign is not None else chosen
     with transaction.atomic():
         character = Character.objects.create(
             owner=owner,
@@ -107,8 +139,9 @@ def character_create(
             system=system,
             sheet=sheet
             if sheet is not None
-            else ruleset.blank_sheet(resolve_settings(ruleset.SETTINGS, chosen)),
+            else ruleset.blank_sheet(resolve_settings(ruleset.SETTINGS, in_force)),
             rule_settings=chosen,
+            campaign=campaign,
         )
         _record(character, owner, summary, {})
     return character
@@ -153,17 +186,21 @@ def character_apply_edits(
 ) -> Character:
     """Apply several trait edits atomically, or none of them.
 
-    Raises StaleVersion when the sheet moved on since the editor loaded it, EditRefused
-    with a message per refused trait, Http404 for a character the user may not edit.
-    `on_locked` sees the character as locked, before any change: the edit response
-    compares against it to swap only what the write changed.
+    The editor names the version they saw. When the sheet moved on since, the edit still
+    applies if none of the stored values it changes was written in between (a GM and a
+    player at one sheet touch different traits); otherwise StaleVersion. EditRefused
+    carries a message per refused trait, including a trait this user may not set;
+    Http404 or PermissionDenied come from the permission selector. `on_locked` sees the
+    character as locked, before any change: the edit response compares against it.
     """
     with transaction.atomic():
-        character = get_object_or_404(
-            editable_characters(user).select_for_update(), pk=character_id
-        )
+        character, access = character_for(user, character_id, Need.EDIT, for_update=True)
+        moved_since: set[str] = set()
         if character.version != expected_version:
-            raise StaleVersion(expected_version, character.version)
+            known = changed_paths(character, expected_version)
+            if known is None:
+                raise StaleVersion(expected_version, character.version)
+            moved_since = known
         if on_locked is not None:
             on_locked(character)
         ruleset = get_ruleset(character.system)
@@ -172,16 +209,27 @@ def character_apply_edits(
         chosen = dict(character.rule_settings)
         sheet = character.sheet
         errors: dict[str, str] = {}
+        reserved: set[str] = set()
+        if character.campaign_id is not None:
+            in_force = resolve_settings(ruleset.SETTINGS, character.readings_in_force)
+            reserved = gm_rows(ruleset.trait_rows(sheet, in_force))
         # Readings first, so trait edits in the same request are judged under them.
         ordered = sorted(edits.items(), key=lambda item: not item[0].startswith(SETTING_PREFIX))
         for trait, raw in ordered:
+            refusal = trait_refusal(access, character, trait, reserved)
+            if refusal:
+                errors[trait] = refusal
+                continue
             try:
                 if trait == NAME_TRAIT:
                     name = clean_name(raw)
                 elif trait.startswith(SETTING_PREFIX):
                     _apply_setting(ruleset, chosen, trait, raw)
                 else:
-                    resolved = resolve_settings(ruleset.SETTINGS, chosen)
+                    resolved = resolve_settings(
+                        ruleset.SETTINGS,
+                        chosen if character.campaign_id is None else character.readings_in_force,
+                    )
                     sheet = ruleset.apply_edit(sheet, trait, raw, resolved)
             except InvalidEdit as error:
                 errors[error.trait] = error.message
@@ -189,6 +237,10 @@ def character_apply_edits(
             raise EditRefused(errors)
         if (name, chosen, sheet) == (character.name, character.rule_settings, character.sheet):
             return character
+        if moved_since:
+            mine = set(_changes(before, {"name": name, "settings": chosen, "sheet": sheet})[1])
+            if mine & moved_since:
+                raise StaleVersion(expected_version, character.version)
         character.name, character.rule_settings, character.sheet = name, chosen, sheet
         character.version += 1
         character.save(update_fields=["name", "rule_settings", "sheet", "version", "updated_at"])
@@ -197,7 +249,8 @@ def character_apply_edits(
 
 
 def character_duplicate(*, user: AbstractBaseUser, character_id: int) -> Character:
-    source = get_object_or_404(editable_characters(user), pk=character_id)
+    """Copy a character of one's own; the copy sits at no table and awaits no review."""
+    source, _ = character_for(user, character_id, Need.OWNER)
     copy_name = clean_name(f"{source.name} (copy)"[:NAME_MAX_LENGTH])
     return character_create(
         owner=user,
@@ -212,11 +265,129 @@ def character_duplicate(*, user: AbstractBaseUser, character_id: int) -> Charact
 def character_delete(*, user: AbstractBaseUser, character_id: int, expected_version: int) -> str:
     """Delete a character the user owns; refuse if it changed since the confirmation page."""
     with transaction.atomic():
-        character = get_object_or_404(
-            editable_characters(user).select_for_update(), pk=character_id
-        )
+        character, _ = character_for(user, character_id, Need.OWNER, for_update=True)
         if character.version != expected_version:
             raise StaleVersion(expected_version, character.version)
         name = character.name
         character.delete()
     return name
+
+
+def _locked(user: AbstractBaseUser, character_id: int, need: Need, version: int) -> Character:
+    character, _ = character_for(user, character_id, need, for_update=True)
+    if character.version != version:
+        raise ActionRefused(
+            f"This sheet changed since you opened it (you saw version {version}, it is now "
+            f"version {character.version}). Look at it again first."
+        )
+    return character
+
+
+def _review(character: Character, author: AbstractBaseUser, kind: str, comment: str) -> Review:
+    return Review.objects.create(
+        character=character,
+        campaign_id=character.campaign_id,
+        author=author,
+        kind=kind,
+        version=character.version,
+        comment=comment,
+        name=character.name,
+        sheet=character.sheet if kind == Review.Kind.APPROVED else {},
+    )
+
+
+REVIEW_COMMENT_MAX = 4000
+
+
+def _clean_comment(raw: str, *, required: bool) -> str:
+    comment = str(raw).strip()
+    if required and not comment:
+        raise ActionRefused("Say what should change: the comment is what the player reads.")
+    if len(comment) > REVIEW_COMMENT_MAX:
+        raise ActionRefused(f"A comment is at most {REVIEW_COMMENT_MAX} characters.")
+    if any(ord(c) < 32 and c not in "\n\r\t" for c in comment):
+        raise ActionRefused("The comment holds control characters; type it again.")
+    return comment
+
+
+def character_submit(*, user: AbstractBaseUser, character_id: int, version: int) -> Character:
+    """The player hands the sheet, as it stands at `version`, to the table's GM."""
+    with transaction.atomic():
+        character = _locked(user, character_id, Need.OWNER, version)
+        if character.campaign_id is None:
+            raise ActionRefused("Bring this character to a campaign first: its GM reviews it.")
+        if character.review_state == ReviewState.SUBMITTED and (
+            character.review_version == character.version
+        ):
+            raise ActionRefused("This version is already with the GM.")
+        character.review_state = ReviewState.SUBMITTED
+        character.review_version = character.version
+        character.save(update_fields=["review_state", "review_version"])
+        _review(character, user, Review.Kind.SUBMITTED, "")
+    return character
+
+
+def character_approve(
+    *, user: AbstractBaseUser, character_id: int, version: int, comment: str = ""
+) -> Character:
+    """The GM approves the sheet exactly as it stands at `version`; an older one is refused."""
+    with transaction.atomic():
+        character = _locked(user, character_id, Need.GM, version)
+        text = _clean_comment(comment, required=False)
+        character.review_state = ReviewState.APPROVED
+        character.review_version = character.version
+        character.save(update_fields=["review_state", "review_version"])
+        _review(character, user, Review.Kind.APPROVED, text)
+    return character
+
+
+def character_request_changes(
+    *, user: AbstractBaseUser, character_id: int, version: int, comment: str
+) -> Character:
+    with transaction.atomic():
+        character = _locked(user, character_id, Need.GM, version)
+        text = _clean_comment(comment, required=True)
+        character.review_state = ReviewState.CHANGES_REQUESTED
+        character.review_version = character.version
+        character.save(update_fields=["review_state", "review_version"])
+        _review(character, user, Review.Kind.CHANGES_REQUESTED, text)
+    return character
+
+
+def last_approval(character: Character) -> Review | None:
+    return character.reviews.filter(kind=Review.Kind.APPROVED).order_by("-pk").first()
+
+
+GM_NOTE_MAX = 20000
+
+
+def gm_note_save(*, user: AbstractBaseUser, character_id: int, text: str) -> GMNote:
+    """Write the GM's private note on a character (GMs of its table only)."""
+    with transaction.atomic():
+        character, _ = character_for(user, character_id, Need.GM, for_update=True)
+        clean = str(text).replace("\r\n", "\n")
+        if len(clean) > GM_NOTE_MAX:
+            raise ActionRefused(f"GM notes are at most {GM_NOTE_MAX} characters.")
+        if "\x00" in clean:
+            raise ActionRefused("The note holds a NUL character; type it again.")
+        note, _ = GMNote.objects.update_or_create(
+            character=character, defaults={"text": clean, "updated_by": user}
+        )
+    return note
+
+
+def share_link_create(*, user: AbstractBaseUser, character_id: int) -> ShareLink:
+    character, _ = character_for(user, character_id, Need.OWNER)
+    return ShareLink.objects.create(character=character, created_by=user)
+
+
+def share_link_revoke(*, user: AbstractBaseUser, character_id: int, link_id: int) -> ShareLink:
+    with transaction.atomic():
+        character, _ = character_for(user, character_id, Need.OWNER)
+        link = character.shares.select_for_update().filter(pk=link_id).first()
+        if link is None:
+            raise ActionRefused("No such share link on this character.")
+        if link.revoked_at is None:
+            link.revoked_at = timezone.now()
+            link.save(update_fields=["revoked_at"])
+    return link

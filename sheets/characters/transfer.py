@@ -42,7 +42,7 @@ def export_character(character: Character) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "system": character.system,
         "name": character.name,
-        "rule_settings": character.rule_settings,
+        "rule_settings": character.readings_in_force,
         "sheet": character.sheet,
         "exported_at": timezone.now().isoformat(timespec="seconds"),
     }

@@ -23,7 +23,6 @@ from sheets.characters.layouts.base import trait_dom_id
 from sheets.characters.models import Character
 from sheets.characters.pdf import render_character_pdf
 from sheets.characters.schema import character_file_schema
-from sheets.characters.selectors import character_for_edit, character_for_view, visible_characters
 from sheets.characters.services import (
     EditRefused,
     StaleVersion,
@@ -33,12 +32,13 @@ from sheets.characters.services import (
     character_duplicate,
 )
 from sheets.characters.transfer import ImportRefused, export_character, import_character
+from sheets.permissions import Need, character_for, own_characters
 
 
 @require_GET
 @login_required
 def character_list(request: HttpRequest) -> HttpResponse:
-    characters = visible_characters(request.user).only("pk", "name", "system", "updated_at")
+    characters = own_characters(request.user)
     return render(request, "characters/list.html", {"characters": characters})
 
 
@@ -71,7 +71,7 @@ def character_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @vary_on_headers("HX-Request")
 def character_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for_view(request.user, pk)
+    character = character_for(request.user, pk)[0]
     return render(request, SHELL, sheet_context(character))
 
 
@@ -126,9 +126,9 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
             on_locked=lambda locked: before.append(Snapshot.of(locked)),
         )
     except EditRefused as refused:
-        return _refused(request, character_for_view(request.user, pk), refused.errors, edits)
+        return _refused(request, character_for(request.user, pk)[0], refused.errors, edits)
     except StaleVersion as stale:
-        return _conflict(request, character_for_view(request.user, pk), str(stale))
+        return _conflict(request, character_for(request.user, pk)[0], str(stale))
     if request.htmx:
         context = edit_context(character, before=before[0])
         return render(request, f"{SHELL}#edit-response", context)
@@ -170,7 +170,7 @@ def character_copy(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def character_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for_edit(request.user, pk)
+    character = character_for(request.user, pk, Need.OWNER)[0]
     if request.method == "POST":
         try:
             name = character_delete(
@@ -192,7 +192,7 @@ def character_remove(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @login_required
 def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for_view(request.user, pk)
+    character = character_for(request.user, pk)[0]
     response = HttpResponse(render_character_pdf(character), content_type="application/pdf")
     filename = slugify(character.name) or "character"
     response["Content-Disposition"] = f'attachment; filename="{filename}.pdf"'
@@ -202,7 +202,7 @@ def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @login_required
 def character_export(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for_view(request.user, pk)
+    character = character_for(request.user, pk)[0]
     body = json.dumps(export_character(character), indent=2, ensure_ascii=False)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     filename = slugify(character.name) or "character"
@@ -240,7 +240,7 @@ def character_file_schema_view(request: HttpRequest) -> HttpResponse:
 @require_GET
 @login_required
 def character_history(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for_view(request.user, pk)
+    character = character_for(request.user, pk)[0]
     revisions = character.revisions.select_related("author")[:200]
     return render(
         request, "characters/history.html", {"character": character, "revisions": revisions}

@@ -37,7 +37,7 @@ class Snapshot:
 
     @classmethod
     def of(cls, character: Character) -> Snapshot:
-        return cls(character.name, character.sheet, character.rule_settings)
+        return cls(character.name, character.sheet, character.readings_in_force)
 
 
 def layout_for(system: str) -> Layout:
@@ -52,7 +52,7 @@ def sheet_context(
 ) -> dict:
     """Build the context of a character's whole sheet page."""
     layout = layout_for(character.system)
-    state = sheet_state(get_ruleset(character.system), character.sheet, character.rule_settings)
+    state = sheet_state(get_ruleset(character.system), character.sheet, character.readings_in_force)
     return build_context(character, layout, state, errors=errors or {}, submitted=submitted or {})
 
 

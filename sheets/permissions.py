@@ -1,0 +1,183 @@
+"""Who may see and change what: the one place that decides it.
+
+- A character is seen by its owner and by the GMs of its table; a share link shows it,
+  read-only, to anyone holding the link (see `shared_character`).
+- Its owner changes what a player sets. Inside a campaign, the traits the seeds reserve to
+  the GM (`TraitRow.setter`), the table's house rules, reviews and GM notes are the GM's;
+  outside one, the owner sets everything, readings included.
+- A campaign is seen by its members; only its GMs run it.
+
+A page a user may not see answers 404 (so it does not confirm the thing exists); a page
+they may see but not act on answers 403.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import Http404
+
+from rulesets.core import Setter, TraitRow
+from sheets.campaigns.models import Campaign, Membership, Role
+from sheets.characters.models import Character, ShareLink
+
+User = AbstractBaseUser | AnonymousUser
+
+NAME_TRAIT = "character.name"
+SETTING_PREFIX = "setting."
+
+
+class Need(Enum):
+    VIEW = "view"
+    EDIT = "edit"  # change some trait: the owner, or a GM of the table
+    OWNER = "owner"  # the owner's own acts: delete, copy, share, submit, join a table
+    GM = "gm"  # a GM of the character's table: review, notes
+
+
+@dataclass(frozen=True)
+class CharacterAccess:
+    """What one user may do with one character."""
+
+    view: bool = False
+    owner: bool = False
+    gm: bool = False
+
+    @property
+    def edit(self) -> bool:
+        return self.owner or self.gm
+
+    def allows(self, need: Need) -> bool:
+        return {
+            Need.VIEW: self.view,
+            Need.EDIT: self.edit,
+            Need.OWNER: self.owner,
+            Need.GM: self.gm,
+        }[need]
+
+
+def _gm_of(user: User) -> QuerySet[Membership]:
+    return Membership.objects.filter(user=user, role=Role.GM)
+
+
+def visible_characters(user: User) -> QuerySet[Character]:
+    """Characters `user` may open: their own and those at a table they run."""
+    if not user.is_authenticated:
+        return Character.objects.none()
+    runs_table = Exists(_gm_of(user).filter(campaign=OuterRef("campaign")))
+    return Character.objects.filter(Q(owner=user) | Q(runs_table)).select_related("campaign")
+
+
+def own_characters(user: User) -> QuerySet[Character]:
+    """The characters `user` plays ("My characters")."""
+    if not user.is_authenticated:
+        return Character.objects.none()
+    return Character.objects.filter(owner=user).select_related("campaign")
+
+
+def character_access(user: User, character: Character) -> CharacterAccess:
+    if not user.is_authenticated:
+        return CharacterAccess()
+    owner = character.owner_id == user.pk
+    gm = (
+        character.campaign_id is not None
+        and _gm_of(user).filter(campaign_id=character.campaign_id).exists()
+    )
+    return CharacterAccess(view=owner or gm, owner=owner, gm=gm)
+
+
+def character_for(
+    user: User, pk: int, need: Need = Need.VIEW, *, for_update: bool = False
+) -> tuple[Character, CharacterAccess]:
+    """Load a character for `need`: 404 if the user may not see it, 403 if not act on it."""
+    characters = visible_characters(user)
+    if for_update:
+        # Lock the character's row only, not its campaign's.
+        characters = characters.select_for_update(of=("self",))
+    character = characters.filter(pk=pk).first()
+    if character is None:
+        raise Http404("No such character.")
+    access = character_access(user, character)
+    if not access.allows(need):
+        raise PermissionDenied(_refusal(need))
+    return character, access
+
+
+def _refusal(need: Need) -> str:
+    if need is Need.GM:
+        return "Only a GM of this character's table may do this."
+    return "Only this character's player may do this."
+
+
+def shared_character(token: str) -> Character:
+    """The character behind a live share link, or 404."""
+    link = (
+        ShareLink.objects.filter(token=token, revoked_at__isnull=True)
+        .select_related("character__campaign")
+        .first()
+    )
+    if link is None:
+        raise Http404("This link was revoked or never existed.")
+    return link.character
+
+
+def trait_refusal(
+    access: CharacterAccess, character: Character, trait: str, gm_rows: set[str]
+) -> str:
+    """Why this user may not set `trait` on this character; empty when they may.
+
+    `gm_rows` are the keys of the rows the ruleset marks as the GM's (`Setter.GM`).
+    """
+    if character.campaign_id is None:
+        return "" if access.owner else "Only this character's player changes it."
+    if trait.startswith(SETTING_PREFIX):
+        return "At a table, the GM sets the house rules, on the campaign's page."
+    if trait in gm_rows:
+        return "" if access.gm else "At a table, only the GM sets this."
+    if access.owner:
+        return ""
+    return "Only the player changes this; as GM you set the traits marked GM."
+
+
+def gm_rows(rows: list[TraitRow]) -> set[str]:
+    return {row.key for row in rows if row.setter is Setter.GM}
+
+
+def visible_campaigns(user: User) -> QuerySet[Campaign]:
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(
+        Exists(Membership.objects.filter(campaign=OuterRef("pk"), user=user))
+    )
+
+
+def campaign_role(user: User, campaign: Campaign) -> Role | None:
+    if not user.is_authenticated:
+        return None
+    role = (
+        Membership.objects.filter(campaign=campaign, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return Role(role) if role else None
+
+
+def campaign_for(
+    user: User, pk: int, *, gm: bool = False, for_update: bool = False
+) -> tuple[Campaign, Role]:
+    """Load a campaign the user belongs to (404 otherwise); with `gm`, 403 unless a GM."""
+    campaigns = visible_campaigns(user)
+    if for_update:
+        campaigns = campaigns.select_for_update()
+    campaign = campaigns.filter(pk=pk).first()
+    if campaign is None:
+        raise Http404("No such campaign.")
+    role = campaign_role(user, campaign)
+    if role is None:
+        raise Http404("No such campaign.")
+    if gm and role is not Role.GM:
+        raise PermissionDenied("Only a GM of this campaign may do this.")
+    return campaign, role
