@@ -56,3 +56,41 @@ def fast_password_hashing(request):
 @pytest.fixture
 def password() -> str:
     return PASSWORD
+
+
+@pytest.fixture
+def gm(make_user):
+    return make_user("gm_yoda")
+
+
+@pytest.fixture
+def other_gm(make_user):
+    return make_user("gm_palpatine")
+
+
+@pytest.fixture
+def table(gm, player, other_player, swd10_character):
+    """A SWd10 campaign run by `gm`, with `player` (whose Kira Dane sits at it) and
+    `other_player` as members."""
+    from sheets.campaigns.services import (
+        campaign_create,
+        campaign_join,
+        character_bring,
+        invitation_create,
+    )
+
+    campaign = campaign_create(user=gm, name="Outer Rim", system="swd10")
+    link = invitation_create(user=gm, campaign_id=campaign.pk)
+    campaign_join(user=player, token=link.token)
+    campaign_join(user=other_player, token=link.token)
+    character_bring(user=player, campaign_id=campaign.pk, character_id=swd10_character.pk)
+    swd10_character.refresh_from_db()
+    return campaign
+
+
+@pytest.fixture
+def other_table(other_gm):
+    """Another GM's SWd10 campaign, with nobody else at it."""
+    from sheets.campaigns.services import campaign_create
+
+    return campaign_create(user=other_gm, name="Core Worlds", system="swd10")
