@@ -1,4 +1,5 @@
-"""Measure, never assert: htmx edit time against a trivial view, queries, PDF and checks.
+"""Measure, never assert: htmx edit time against a trivial view, queries, PDF and checks,
+and the GM's campaign page with 5 and with 50 sheets.
 
 Runs on a throw-away test database (the real one is never touched) and prints figures
 and ratios; `make bench` calls it.
@@ -27,9 +28,15 @@ from django.urls import path
 import sheets.urls
 from rulesets.core import resolve_settings
 from rulesets.registry import get_ruleset, ready_systems
+from sheets.campaigns.services import (
+    campaign_create,
+    campaign_join,
+    character_bring,
+    invitation_create,
+)
 from sheets.characters.models import Character
 from sheets.characters.pdf import render_character_pdf
-from sheets.characters.services import character_create
+from sheets.characters.services import character_apply_edits, character_create
 
 
 def trivial(request: HttpRequest) -> HttpResponse:
@@ -93,6 +100,7 @@ class Command(BaseCommand):
 
         for info in ready_systems():
             self.measure_system(info.key, info.name, user, client, runs)
+        self.measure_dashboard(runs)
 
     def measure_system(self, key: str, name: str, user, client: Client, runs: int) -> None:
         out = self.stdout.write
@@ -150,6 +158,58 @@ class Command(BaseCommand):
         pdf_runs = max(5, runs // 20)
         pdf = timed(lambda: render_character_pdf(character), pdf_runs)
         out(f"  PDF render, warm ({pdf_runs} runs)       {describe(pdf)}   (aim: under 300 ms)")
+
+    def measure_dashboard(self, runs: int) -> None:
+        """The GM's campaign page: server time and queries with 5 sheets and with 50."""
+        out = self.stdout.write
+        gm = get_user_model().objects.create_user("bench-gm", password="bench-pass-123")
+        client = Client()
+        client.force_login(gm)
+        page_runs = max(5, runs // 10)
+        out(f"[GM's campaign page, {page_runs} runs each]")
+        logged_in_times = timed(lambda: client.get("/bench/trivial-logged-in/"), page_runs)
+        out(f"  trivial view, logged in           {describe(logged_in_times)}")
+        medians = {}
+        for count in (5, 50):
+            url = f"/campaigns/{_bench_table(gm, count).pk}/"
+
+            def one_page(url: str = url) -> None:
+                if client.get(url).status_code != 200:
+                    raise RuntimeError("the bench's campaign page did not answer 200")
+
+            one_page()  # warm: templates, the ruleset's tables
+            page_times = timed(one_page, page_runs)
+            with CaptureQueriesContext(connection) as queries:
+                one_page()
+            medians[count] = statistics.median(page_times)
+            ratio = medians[count] / statistics.median(logged_in_times)
+            out(f"  dashboard, {count:2d} sheets              {describe(page_times)}")
+            out(f"  dashboard, {count:2d} sheets: queries     {len(queries):7d}")
+            out(f"  dashboard, {count:2d} / trivial logged in {ratio:7.2f}x")
+        out(
+            f"  dashboard 50 / 5 sheets (median)  {medians[50] / medians[5]:7.2f}x"
+            "   (queries must not grow; time grows with the rule checks)"
+        )
+
+
+def _bench_table(gm, sheets: int):
+    """A SWd10 table of `sheets` demo sheets, one player each, every sheet changed once."""
+    campaign = campaign_create(user=gm, name=f"Bench table {sheets}", system="swd10")
+    link = invitation_create(user=gm, campaign_id=campaign.pk)
+    demo = get_ruleset("swd10").demo_sheet()
+    user_model = get_user_model()
+    for index in range(sheets):
+        player = user_model.objects.create_user(f"bench-{sheets}-{index}", password="bench-pass-1")
+        campaign_join(user=player, token=link.token)
+        character = character_create(owner=player, name=f"Hero {index}", system="swd10", sheet=demo)
+        character_bring(user=player, campaign_id=campaign.pk, character_id=character.pk)
+        character_apply_edits(
+            user=player,
+            character_id=character.pk,
+            edits={"abil.stealth": "2"},
+            expected_version=character.version,
+        )
+    return campaign
 
 
 def _edit_target(system: str) -> tuple[str, list[str]]:
