@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
+PORT ?= 8000
 # Debian packages the tests need: Chromium for the browser tests, poppler-utils for
 # pdftoppm, HarfBuzz subsetting and Pango for WeasyPrint.
 SYSTEM_PACKAGES := chromium poppler-utils libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0
@@ -29,9 +30,15 @@ system-deps:
 setup: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 
+# The web server and, beside it, one task worker (it builds the table's PDF). The worker
+# runs in a session of its own so that it, and the child its code reloader starts, stop
+# together when the server stops, however it stops.
 run: setup
-	@echo "Datapad on http://127.0.0.1:8000 (demo characters: make demo)"
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	@echo "Datapad on http://127.0.0.1:$(PORT) (demo characters: make demo), with a task worker"
+	@setsid $(BIN)/python manage.py db_worker & worker=$$!; \
+	trap 'kill -TERM -$$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
+	trap 'exit 130' INT TERM; \
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 demo: setup
 	$(BIN)/python manage.py load_demo

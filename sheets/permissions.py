@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from fnmatch import fnmatchcase
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
@@ -22,6 +23,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from rulesets.core import Setter, TraitRow
+from rulesets.registry import get_ruleset
 from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, ShareLink
 
@@ -135,11 +137,15 @@ def trait_refusal(
         return "" if access.owner else "Only this character's player changes it."
     if trait.startswith(SETTING_PREFIX):
         return "At a table, the GM sets the house rules, on the campaign's page."
-    if trait in gm_rows:
+    if trait in gm_rows or _gm_edit(character.system, trait):
         return "" if access.gm else "At a table, only the GM sets this."
     if access.owner:
         return ""
     return "Only the player changes this; as GM you set the traits marked GM."
+
+
+def _gm_edit(system: str, trait: str) -> bool:
+    return any(fnmatchcase(trait, pattern) for pattern in get_ruleset(system).GM_EDITS)
 
 
 def gm_rows(rows: list[TraitRow]) -> set[str]:

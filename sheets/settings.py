@@ -44,6 +44,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "sheets.accounts",
     "sheets.campaigns",
     "sheets.characters",
@@ -116,6 +118,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "character_list"
 LOGOUT_REDIRECT_URL = "home"
+
+# Background work (the table's PDF) goes through a task queue kept in the database, so
+# `manage.py db_worker` can run on this machine or on others sharing the same database.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default"],
+    }
+}
 
 # An imported character file larger than this is refused before it is parsed.
 CHARACTER_IMPORT_MAX_BYTES = 256 * 1024

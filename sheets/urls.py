@@ -24,6 +24,40 @@ urlpatterns = [
         "characters/<int:pk>/history/", character_views.character_history, name="character_history"
     ),
     path(
+        "characters/<int:pk>/submit/",
+        character_views.character_submit_review,
+        name="character_submit",
+    ),
+    path(
+        "characters/<int:pk>/approve/",
+        character_views.character_approve_review,
+        name="character_approve",
+    ),
+    path(
+        "characters/<int:pk>/request-changes/",
+        character_views.character_request_changes_review,
+        name="character_request_changes",
+    ),
+    path("characters/<int:pk>/gm-notes/", character_views.character_gm_note, name="gm_note_save"),
+    path(
+        "characters/<int:pk>/leave-campaign/",
+        character_views.character_leave_campaign,
+        name="character_leave_campaign",
+    ),
+    path(
+        "characters/<int:pk>/share/",
+        character_views.character_share_create,
+        name="character_share_create",
+    ),
+    path(
+        "characters/<int:pk>/share/<int:link_id>/revoke/",
+        character_views.character_share_revoke,
+        name="character_share_revoke",
+    ),
+    # Read-only share links: no login, no form, nothing private.
+    path("s/<str:token>/", character_views.shared_sheet, name="shared_sheet"),
+    path("s/<str:token>/pdf/", character_views.shared_pdf, name="shared_pdf"),
+    path(
         "schema/character-file.json",
         character_views.character_file_schema_view,
         name="character_file_schema",

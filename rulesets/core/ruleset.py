@@ -38,6 +38,9 @@ class Ruleset(Protocol):
     SCHEMA_VERSION: int
     # Steps from schema version n to n + 1, for sheets stored under an older shape.
     MIGRATIONS: Mapping[int, Migration]
+    # Edits that are the GM's at a table but have no row of their own to mark them (an
+    # "add an award" row, a "next in-game day" button): fnmatch patterns of trait keys.
+    GM_EDITS: tuple[str, ...]
 
     def blank_sheet(self, settings: Settings) -> dict:
         """Return a new sheet in the creation stage."""

@@ -20,6 +20,7 @@ from rulesets.o3d10.dice import (
 )
 from rulesets.o3d10.edits import apply_edit
 from rulesets.o3d10.rules import (
+    GM_EDITS,
     KEY,
     advance_cost,
     check,
@@ -38,6 +39,7 @@ from rulesets.o3d10.sheet import (
 )
 
 __all__ = [
+    "GM_EDITS",
     "KEY",
     "MIGRATIONS",
     "SCHEMA",

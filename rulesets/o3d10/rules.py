@@ -30,6 +30,8 @@ from rulesets.o3d10 import data, dice
 from rulesets.o3d10.data import SETTINGS, TIMES, HealthState
 
 KEY = "o3d10"
+# The in-game day moves on when the GM says so; Luck comes back with it.
+GM_EDITS = ("luck.new_day",)
 
 
 # --- Health ------------------------------------------------------------------------------

@@ -32,8 +32,11 @@ from rulesets.ore.sheet import (
 )
 
 KEY = "ore"
+# Experience awards are the GM's to give and take back (001's awards between sessions).
+GM_EDITS = ("xp.add", "xp.award", "xp.*.remove")
 
 __all__ = [
+    "GM_EDITS",
     "KEY",
     "MIGRATIONS",
     "SCHEMA",

@@ -30,8 +30,10 @@ from rulesets.swd10.sheet import (
 )
 
 KEY = "swd10"
+GM_EDITS: tuple[str, ...] = ()
 
 __all__ = [
+    "GM_EDITS",
     "KEY",
     "MIGRATIONS",
     "SCHEMA",

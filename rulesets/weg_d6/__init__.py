@@ -26,8 +26,10 @@ from rulesets.weg_d6.sheet import (
 )
 
 KEY = "weg_d6"
+GM_EDITS: tuple[str, ...] = ()
 
 __all__ = [
+    "GM_EDITS",
     "KEY",
     "MIGRATIONS",
     "SCHEMA",

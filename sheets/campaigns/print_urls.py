@@ -1,3 +1,19 @@
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from sheets.campaigns import print_views
+
+urlpatterns = [
+    path("<int:pk>/print/", print_views.table_print_start, name="table_print_start"),
+    path(
+        "<int:pk>/print/<int:print_pk>/",
+        print_views.table_print_status,
+        name="table_print_status",
+    ),
+    path(
+        "<int:pk>/print/<int:print_pk>/pdf/",
+        print_views.table_print_pdf,
+        name="table_print_pdf",
+    ),
+]

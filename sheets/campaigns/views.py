@@ -7,7 +7,6 @@ message beside its field and answers 400 (a 200 fragment for htmx, which swaps o
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,6 +27,7 @@ from rulesets.core import Setting, Status, resolve_settings
 from rulesets.registry import get_ruleset, ready_systems
 from sheets.campaigns import services
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
+from sheets.campaigns.printing import table_print_context
 from sheets.campaigns.services import CampaignRefused, SettingsRefused
 from sheets.characters.models import Character, Revision
 from sheets.permissions import campaign_for, own_characters, visible_campaigns
@@ -183,17 +183,6 @@ def _invitations_context(
     }
 
 
-def _table_print_context(campaign: Campaign) -> dict[str, Any]:
-    # The table's PDF is another slice of the work; its panel shows once its module exists.
-    if importlib.util.find_spec("sheets.campaigns.printing") is None:
-        return {}
-    from sheets.campaigns import printing
-
-    if hasattr(printing, "table_print_context"):
-        return printing.table_print_context(campaign)
-    return {}
-
-
 def _detail_context(
     request: HttpRequest,
     campaign: Campaign,
@@ -222,7 +211,7 @@ def _detail_context(
     if role is Role.GM:
         context["dashboard"] = dashboard_rows(campaign)
         context |= _invitations_context(request, campaign, errors, posted)
-        context |= _table_print_context(campaign)
+        context |= table_print_context(campaign)
     return context
 
 

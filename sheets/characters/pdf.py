@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.template.loader import render_to_string
-from weasyprint import CSS, HTML
+from weasyprint import CSS, HTML, Document
 from weasyprint.text.fonts import FontConfiguration
 
 from sheets.characters.layouts import print_context
@@ -32,9 +32,14 @@ def _print_style(system: str) -> tuple[list[CSS], FontConfiguration]:
     return sheets, fonts
 
 
-def render_character_pdf(character: Character) -> bytes:
+def character_document(character: Character) -> Document:
+    """Lay out one sheet's print as pages: one PDF, or a part of the table's PDF."""
     html = render_to_string(f"rulesets/{character.system}/print.html", print_context(character))
     stylesheets, fonts = _print_style(character.system)
-    return HTML(string=html, base_url=str(STATIC_DIR) + "/").write_pdf(
+    return HTML(string=html, base_url=str(STATIC_DIR) + "/").render(
         stylesheets=stylesheets, font_config=fonts
     )
+
+
+def render_character_pdf(character: Character) -> bytes:
+    return character_document(character).write_pdf()

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -16,44 +17,97 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 
-from rulesets.core import InvalidEdit
-from rulesets.registry import SYSTEMS
+from rulesets.core import InvalidEdit, Status, resolve_settings
+from rulesets.core.diff import Change, sheet_changes
+from rulesets.registry import SYSTEMS, get_ruleset
+from sheets.campaigns.models import Campaign
+from sheets.campaigns.services import CampaignRefused, character_take_out
 from sheets.characters.layouts import SHELL, Snapshot, edit_context, sheet_context
 from sheets.characters.layouts.base import trait_dom_id
-from sheets.characters.models import Character
+from sheets.characters.models import Character, GMNote, ReviewState
 from sheets.characters.pdf import render_character_pdf
 from sheets.characters.schema import character_file_schema
 from sheets.characters.services import (
+    ActionRefused,
     EditRefused,
     StaleVersion,
     character_apply_edits,
+    character_approve,
     character_create,
     character_delete,
     character_duplicate,
+    character_request_changes,
+    character_submit,
+    gm_note_save,
+    last_approval,
+    share_link_create,
+    share_link_revoke,
 )
 from sheets.characters.transfer import ImportRefused, export_character, import_character
-from sheets.permissions import Need, character_for, own_characters
+from sheets.permissions import (
+    CharacterAccess,
+    Need,
+    campaign_for,
+    character_access,
+    character_for,
+    own_characters,
+    shared_character,
+)
+
+# A shared page's viewer: sees the sheet, sets nothing.
+NOBODY = CharacterAccess()
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One line of "My characters": the character and what its ruleset says of it."""
+
+    character: Character
+    status: Status
+
+
+def _status(character: Character) -> Status:
+    ruleset = get_ruleset(character.system)
+    return ruleset.status(
+        character.sheet, resolve_settings(ruleset.SETTINGS, character.readings_in_force)
+    )
 
 
 @require_GET
 @login_required
 def character_list(request: HttpRequest) -> HttpResponse:
-    characters = own_characters(request.user)
-    return render(request, "characters/list.html", {"characters": characters})
+    listed = [Listed(character, _status(character)) for character in own_characters(request.user)]
+    return render(request, "characters/list.html", {"characters": listed})
+
+
+def _campaign_asked(request: HttpRequest) -> Campaign | None:
+    """The campaign a new character is made inside (`?campaign=` or the hidden field):
+    only a member of it may; anyone else gets 404, as for any campaign they cannot see."""
+    raw = request.POST.get("campaign", "") or request.GET.get("campaign", "")
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()):
+        raise Http404("No such campaign.")
+    return campaign_for(request.user, int(raw))[0]
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
 def character_new(request: HttpRequest) -> HttpResponse:
     errors: dict[str, str] = {}
+    campaign = _campaign_asked(request)
     if request.method == "POST":
-        system = request.POST.get("system", "")
+        # Inside a campaign its system is the only choice, whatever was posted.
+        system = campaign.system if campaign is not None else request.POST.get("system", "")
         if system not in SYSTEMS:
             errors["system"] = "Pick one of the rule systems below."
         else:
             try:
                 character = character_create(
-                    owner=request.user, name=request.POST.get("name", ""), system=system
+                    owner=request.user,
+                    name=request.POST.get("name", ""),
+                    system=system,
+                    campaign=campaign,
                 )
             except InvalidEdit as error:
                 errors["name" if error.trait == "character.name" else "system"] = error.message
@@ -62,17 +116,78 @@ def character_new(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "characters/new.html",
-        {"systems": SYSTEMS.values(), "errors": errors, "posted": request.POST},
+        {
+            "systems": SYSTEMS.values(),
+            "errors": errors,
+            "posted": request.POST,
+            "campaign": campaign,
+        },
         status=400 if errors else 200,
     )
+
+
+def _review_status(character: Character) -> dict:
+    """What changed since the last approval, in the labels a player reads."""
+    none: dict = {"approved_version": None, "approval_changes": []}
+    if not character.changed_since_approval:
+        return none
+    approval = last_approval(character)
+    if approval is None:
+        return none
+    ruleset = get_ruleset(character.system)
+    changes = sheet_changes(ruleset, approval.sheet, character.sheet, character.readings_in_force)
+    if approval.name != character.name:
+        changes.insert(0, Change("character.name", "Name", approval.name, character.name))
+    return {"approved_version": approval.version, "approval_changes": changes}
+
+
+def _page_context(character: Character, access: CharacterAccess, **extra: object) -> dict:
+    """What the sheet page shows around the sheet itself: review, GM notes, sharing.
+
+    GM notes are read only for a GM of the table: nothing else puts them in a context.
+    """
+    reviews = list(character.reviews.select_related("author")[:50])
+    context: dict = _review_status(character) | {
+        "reviews": reviews,
+        "can_submit": access.owner
+        and character.campaign_id is not None
+        and not (
+            character.review_state == ReviewState.SUBMITTED
+            and character.review_version == character.version
+        ),
+        "gm_note": None,
+        "share_links": [],
+    }
+    if access.gm:
+        context["gm_note"] = GMNote.objects.filter(character=character).first() or GMNote(
+            character=character
+        )
+    if access.owner:
+        context["share_links"] = list(character.shares.filter(revoked_at__isnull=True))
+    return context | extra
+
+
+def _sheet_page(
+    request: HttpRequest,
+    character: Character,
+    access: CharacterAccess,
+    *,
+    status: int = 200,
+    errors: Mapping[str, str] | None = None,
+    submitted: Mapping[str, str] | None = None,
+    **extra: object,
+) -> HttpResponse:
+    context = sheet_context(character, access=access, errors=errors, submitted=submitted)
+    context |= _page_context(character, access, **extra)
+    return render(request, SHELL, context, status=status)
 
 
 @require_GET
 @login_required
 @vary_on_headers("HX-Request")
 def character_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for(request.user, pk)[0]
-    return render(request, SHELL, sheet_context(character))
+    character, access = character_for(request.user, pk)
+    return _sheet_page(request, character, access)
 
 
 # Form fields that steer the request rather than name a trait.
@@ -117,46 +232,89 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     # ASCII digits only: "²" passes isdigit() but int() refuses it.
     expected = int(version) if version.isascii() and version.isdigit() else -1
     before: list[Snapshot] = []
+    stored: list[int] = []
+
+    def on_locked(locked: Character) -> None:
+        before.append(Snapshot.of(locked))
+        stored.append(locked.version)
+
     try:
         character = character_apply_edits(
             user=request.user,
             character_id=pk,
             edits=edits,
             expected_version=expected,
-            on_locked=lambda locked: before.append(Snapshot.of(locked)),
+            on_locked=on_locked,
         )
     except EditRefused as refused:
-        return _refused(request, character_for(request.user, pk)[0], refused.errors, edits)
+        return _refused(request, *character_for(request.user, pk), refused.errors, edits)
     except StaleVersion as stale:
-        return _conflict(request, character_for(request.user, pk)[0], str(stale))
+        return _conflict(request, *character_for(request.user, pk), str(stale))
+    access = character_access(request.user, character)
     if request.htmx:
-        context = edit_context(character, before=before[0])
-        return render(request, f"{SHELL}#edit-response", context)
+        if stored[0] != expected:
+            # Someone else wrote since this page was drawn and the edit merged with it:
+            # the page has to show their changes too, not only this one.
+            return _merged(request, character, access, since=expected)
+        context = edit_context(character, access=access, before=before[0])
+        return render(request, f"{SHELL}#edit-response", context | _review_status(character))
     # Without JavaScript, land back on the row that was edited, not the top of the page.
     anchor = f"#{trait_dom_id(next(iter(edits)))}" if len(edits) == 1 else ""
     return redirect(reverse("character_sheet", kwargs={"pk": character.pk}) + anchor)
 
 
 def _refused(
-    request: HttpRequest, character: Character, errors: dict[str, str], edits: dict[str, str]
+    request: HttpRequest,
+    character: Character,
+    access: CharacterAccess,
+    errors: dict[str, str],
+    edits: dict[str, str],
 ) -> HttpResponse:
     """Show each refusal beside its field; htmx 2 swaps only a 200, so a fragment is 200."""
     if request.htmx:
         context = edit_context(
-            character, before=Snapshot.of(character), errors=errors, submitted=edits
+            character, access=access, before=Snapshot.of(character), errors=errors, submitted=edits
         )
-        return render(request, f"{SHELL}#edit-response", context)
-    context = sheet_context(character, errors=errors, submitted=edits)
-    return render(request, SHELL, context, status=400)
+        return render(request, f"{SHELL}#edit-response", context | _review_status(character))
+    return _sheet_page(request, character, access, status=400, errors=errors, submitted=edits)
 
 
-def _conflict(request: HttpRequest, character: Character, message: str) -> HttpResponse:
+def _whole_sheet(request: HttpRequest, character: Character, context: dict) -> HttpResponse:
+    """An htmx answer that replaces the whole #sheet, whatever the request aimed at."""
+    response = render(request, f"{SHELL}#sheet", context)
+    return reswap(retarget(response, "#sheet"), "outerHTML")
+
+
+def _conflict(
+    request: HttpRequest, character: Character, access: CharacterAccess, message: str
+) -> HttpResponse:
     """Redraw the whole sheet with the current values and say why nothing was saved."""
-    context = sheet_context(character) | {"conflict": message}
+    context = sheet_context(character, access=access) | _page_context(
+        character, access, conflict=message
+    )
     if request.htmx:
-        response = render(request, f"{SHELL}#sheet", context)
-        return reswap(retarget(response, "#sheet"), "outerHTML")
+        return _whole_sheet(request, character, context)
     return render(request, SHELL, context, status=409)
+
+
+def _merged(
+    request: HttpRequest, character: Character, access: CharacterAccess, *, since: int
+) -> HttpResponse:
+    """Redraw the whole sheet after an edit that merged with someone else's, naming them."""
+    others = sorted(
+        {
+            revision.author.username
+            for revision in character.revisions.filter(version__gt=since)
+            .exclude(author=request.user)
+            .select_related("author")
+            if revision.author is not None
+        }
+    )
+    note = f"Also shows changes by {', '.join(others)}." if others else ""
+    context = sheet_context(character, access=access) | _page_context(
+        character, access, merged=note or "Also shows changes made elsewhere."
+    )
+    return _whole_sheet(request, character, context)
 
 
 @require_POST
@@ -189,14 +347,17 @@ def character_remove(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "characters/confirm_delete.html", {"character": character})
 
 
-@require_GET
-@login_required
-def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for(request.user, pk)[0]
+def _pdf_response(character: Character) -> HttpResponse:
     response = HttpResponse(render_character_pdf(character), content_type="application/pdf")
     filename = slugify(character.name) or "character"
     response["Content-Disposition"] = f'attachment; filename="{filename}.pdf"'
     return response
+
+
+@require_GET
+@login_required
+def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _pdf_response(character_for(request.user, pk)[0])
 
 
 @require_GET
@@ -245,3 +406,132 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request, "characters/history.html", {"character": character, "revisions": revisions}
     )
+
+
+# Review: the player submits, a GM approves or asks for changes, each at one version.
+
+
+def _posted_version(request: HttpRequest) -> int:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isascii() and raw.isdigit() else -1
+
+
+def _review_action(
+    request: HttpRequest, pk: int, act: Callable[[int, str], Character], done: str
+) -> HttpResponse:
+    """Run one review step; a refusal re-draws the page with the reason beside the panel."""
+    comment = request.POST.get("comment", "")
+    try:
+        act(_posted_version(request), comment)
+    except ActionRefused as refused:
+        character, access = character_for(request.user, pk)
+        return _sheet_page(
+            request,
+            character,
+            access,
+            status=400,
+            review_error=str(refused),
+            review_comment=comment,
+        )
+    messages.success(request, done)
+    return redirect(reverse("character_sheet", kwargs={"pk": pk}) + "#review")
+
+
+@require_POST
+@login_required
+def character_submit_review(request: HttpRequest, pk: int) -> HttpResponse:
+    return _review_action(
+        request,
+        pk,
+        lambda version, _: character_submit(user=request.user, character_id=pk, version=version),
+        "Submitted to the GM.",
+    )
+
+
+@require_POST
+@login_required
+def character_approve_review(request: HttpRequest, pk: int) -> HttpResponse:
+    return _review_action(
+        request,
+        pk,
+        lambda version, comment: character_approve(
+            user=request.user, character_id=pk, version=version, comment=comment
+        ),
+        "Approved this version.",
+    )
+
+
+@require_POST
+@login_required
+def character_request_changes_review(request: HttpRequest, pk: int) -> HttpResponse:
+    return _review_action(
+        request,
+        pk,
+        lambda version, comment: character_request_changes(
+            user=request.user, character_id=pk, version=version, comment=comment
+        ),
+        "Asked the player for changes.",
+    )
+
+
+@require_POST
+@login_required
+def character_gm_note(request: HttpRequest, pk: int) -> HttpResponse:
+    text = request.POST.get("text", "")
+    try:
+        gm_note_save(user=request.user, character_id=pk, text=text)
+    except ActionRefused as refused:
+        character, access = character_for(request.user, pk, Need.GM)
+        return _sheet_page(
+            request, character, access, status=400, gm_note_error=str(refused), gm_note_text=text
+        )
+    messages.success(request, "GM notes saved.")
+    return redirect(reverse("character_sheet", kwargs={"pk": pk}) + "#gm-notes")
+
+
+@require_POST
+@login_required
+def character_leave_campaign(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        character = character_take_out(user=request.user, character_id=pk)
+    except CampaignRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, f"“{character.name}” left its table; its readings are yours.")
+    return redirect("character_sheet", pk=pk)
+
+
+# Share links: a read-only sheet and its PDF for people outside the table.
+
+
+@require_POST
+@login_required
+def character_share_create(request: HttpRequest, pk: int) -> HttpResponse:
+    share_link_create(user=request.user, character_id=pk)
+    messages.success(request, "Made a share link: anyone holding it sees this sheet.")
+    return redirect(reverse("character_sheet", kwargs={"pk": pk}) + "#share")
+
+
+@require_POST
+@login_required
+def character_share_revoke(request: HttpRequest, pk: int, link_id: int) -> HttpResponse:
+    try:
+        share_link_revoke(user=request.user, character_id=pk, link_id=link_id)
+    except ActionRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, "Revoked the share link: it no longer opens the sheet.")
+    return redirect(reverse("character_sheet", kwargs={"pk": pk}) + "#share")
+
+
+@require_GET
+def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
+    """The sheet behind a share link, for anyone holding it: read-only, nothing private."""
+    character = shared_character(token)
+    context = sheet_context(character, access=NOBODY) | {"shared_token": token}
+    return render(request, SHELL, context)
+
+
+@require_GET
+def shared_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _pdf_response(shared_character(token))

@@ -61,6 +61,13 @@
   document.addEventListener("htmx:afterSettle", function () {
     var title = document.getElementById("sheet-title");
     if (title && title.dataset.documentTitle) document.title = title.dataset.documentTitle;
+    // The review forms name the version they act on: the one the page now shows.
+    var version = document.getElementById("sheet-version");
+    if (version) {
+      document.querySelectorAll(".sheet-version-copy").forEach(function (input) {
+        input.value = version.value;
+      });
+    }
     if (!lastFocusId) return;
     var active = document.activeElement;
     if (active && active !== document.body) return;

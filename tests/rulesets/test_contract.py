@@ -66,7 +66,7 @@ def test_every_system_answers_the_whole_contract_with_the_same_signatures(key):
         assert callable(function), f"{key} lacks {name}"
         expected = list(inspect.signature(getattr(Ruleset, name)).parameters)[1:]
         assert list(inspect.signature(function).parameters) == expected, f"{key}.{name}"
-    for name in ("SETTINGS", "SCHEMA", "SCHEMA_VERSION", "MIGRATIONS"):
+    for name in ("SETTINGS", "SCHEMA", "SCHEMA_VERSION", "MIGRATIONS", "GM_EDITS"):
         assert hasattr(ruleset, name), f"{key} lacks {name}"
 
 

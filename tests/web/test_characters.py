@@ -134,3 +134,70 @@ def test_a_system_not_built_yet_cannot_be_picked(player_client, monkeypatch):
     assert response.status_code == 400
     assert "Star O.R.E. is not available yet." in response.content.decode()
     assert Character.objects.count() == 0
+
+
+def test_my_characters_shows_each_ones_campaign_review_and_rules_status(
+    player_client, player, table
+):
+    from rulesets.core import resolve_settings
+    from rulesets.registry import get_ruleset
+    from sheets.characters.services import character_create, character_submit
+
+    SWD10_SETTINGS = get_ruleset("swd10").SETTINGS
+    kira = table.characters.get()
+    character_submit(user=player, character_id=kira.pk, version=kira.version)
+    character_create(owner=player, name="Loner", system="ore")
+    text = player_client.get(reverse("character_list")).content.decode()
+    kira_row = text.split(f'id="character-{kira.pk}"')[1].split("</tr>")[0]
+    assert "Outer Rim" in kira_row and "Submitted" in kira_row
+    assert reverse("campaign_detail", args=[table.pk]) in kira_row
+    # A blank SWd10 sheet breaks no rule yet; it still has its creation dots to place.
+    status = get_ruleset("swd10").status(kira.sheet, resolve_settings(SWD10_SETTINGS, {}))
+    assert status.legal and status.warnings == 7
+    assert '<span class="status-legal">legal</span>' in kira_row
+    assert "in creation, 7 to look at" in kira_row
+    loner = Character.objects.get(name="Loner")
+    loner_row = text.split(f'id="character-{loner.pk}"')[1].split("</tr>")[0]
+    assert "no table" in loner_row and "Submitted" not in loner_row
+
+
+def test_the_rules_status_counts_the_broken_rules(player_client, player):
+    from sheets.characters.services import character_apply_edits, character_create
+
+    broken = character_create(owner=player, name="Overspent", system="swd10")
+    character_apply_edits(
+        user=player,
+        character_id=broken.pk,
+        edits={"abil.dodge": "4", "abil.brawl": "4"},
+        expected_version=broken.version,
+    )
+    text = player_client.get(reverse("character_list")).content.decode()
+    row = text.split(f'id="character-{broken.pk}"')[1].split("</tr>")[0]
+    assert "2 rules broken" in row and "status-legal" not in row
+
+
+def test_a_member_creates_a_character_inside_the_campaign(client, other_player, table):
+    client.force_login(other_player)
+    url = reverse("character_new") + f"?campaign={table.pk}"
+    page = client.get(url).content.decode()
+    assert f'name="campaign" value="{table.pk}"' in page
+    assert "Star Wars Storytelling (d10)" in page and 'type="radio"' not in page
+    # The campaign's system wins whatever system is posted.
+    response = client.post(
+        reverse("character_new"), {"name": "Mara Vos", "system": "ore", "campaign": table.pk}
+    )
+    assert response.status_code == 302
+    character = Character.objects.get(name="Mara Vos")
+    assert (character.campaign_id, character.system) == (table.pk, "swd10")
+    assert character.owner == other_player
+
+
+def test_only_a_member_creates_inside_a_campaign(client, make_user, table):
+    client.force_login(make_user("stranger"))
+    assert client.get(reverse("character_new") + f"?campaign={table.pk}").status_code == 404
+    response = client.post(
+        reverse("character_new"), {"name": "Gatecrasher", "system": "swd10", "campaign": table.pk}
+    )
+    assert response.status_code == 404
+    assert client.get(reverse("character_new") + "?campaign=abc").status_code == 404
+    assert not Character.objects.filter(name="Gatecrasher").exists()

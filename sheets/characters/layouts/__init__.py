@@ -23,6 +23,7 @@ from typing import Any
 from rulesets.registry import get_ruleset
 from sheets.characters.layouts.base import Layout, build_context, changed_parts, sheet_state
 from sheets.characters.models import Character
+from sheets.permissions import CharacterAccess
 
 SHELL = "rulesets/_sheet.html"
 
@@ -44,28 +45,42 @@ def layout_for(system: str) -> Layout:
     return importlib.import_module(f"sheets.characters.layouts.{system}").LAYOUT
 
 
-def sheet_context(
+def _context(
     character: Character,
-    *,
+    access: CharacterAccess | None,
     errors: Mapping[str, str] | None = None,
     submitted: Mapping[str, str] | None = None,
 ) -> dict:
-    """Build the context of a character's whole sheet page."""
     layout = layout_for(character.system)
     state = sheet_state(get_ruleset(character.system), character.sheet, character.readings_in_force)
-    return build_context(character, layout, state, errors=errors or {}, submitted=submitted or {})
+    return build_context(
+        character, layout, state, errors=errors or {}, submitted=submitted or {}, access=access
+    )
+
+
+def sheet_context(
+    character: Character,
+    *,
+    access: CharacterAccess,
+    errors: Mapping[str, str] | None = None,
+    submitted: Mapping[str, str] | None = None,
+) -> dict:
+    """Build the context of a character's whole sheet page, as `access` may use it: what the
+    viewer may not set is drawn locked (a shared page passes an access that sets nothing)."""
+    return _context(character, access, errors, submitted)
 
 
 def print_context(character: Character) -> dict:
-    """Build the context of a character's print template."""
+    """Build the context of a character's print template (nobody edits a print)."""
     layout = layout_for(character.system)
-    context = sheet_context(character)
+    context = _context(character, None)
     return context | layout.print_extra(context["state"], character)
 
 
 def edit_context(
     character: Character,
     *,
+    access: CharacterAccess,
     before: Snapshot,
     errors: Mapping[str, str] | None = None,
     submitted: Mapping[str, str] | None = None,
@@ -73,13 +88,14 @@ def edit_context(
     """Build an edit response: only the rows and sections the write (or refusal) changed."""
     layout = layout_for(character.system)
     ruleset = get_ruleset(character.system)
-    after = sheet_context(character, errors=errors, submitted=submitted)
+    after = sheet_context(character, access=access, errors=errors, submitted=submitted)
     old = build_context(
         character,
         layout,
         sheet_state(ruleset, before.sheet, before.rule_settings),
         errors={},
         submitted={},
+        access=access,
     )
     fields, parts = changed_parts(layout, old, after)
     return after | {

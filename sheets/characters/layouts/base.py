@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulesets.core import Report, RowKind, Setting, Status, TraitRow, Violation, resolve_settings
@@ -20,6 +20,7 @@ from rulesets.core.ruleset import Ruleset
 from rulesets.core.stage import STAGE_TRAIT
 from rulesets.registry import system_info
 from sheets.characters.models import Character
+from sheets.permissions import CharacterAccess, gm_rows, trait_refusal
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
@@ -45,6 +46,8 @@ class Section:
     title: str
     body: str = "rulesets/_rows.html"
     adds: str = ""
+    # The "add" row is one of the ruleset's GM_EDITS (an experience award), not the player's.
+    adds_by_gm: bool = False
     prefixes: tuple[str, ...] = ()
     side: bool = False
     # Redrawn whenever a derived value changes (it prints derived values).
@@ -77,6 +80,9 @@ class Field:
     violations: tuple[Violation, ...] = ()
     error: str = ""
     submitted: str | None = None
+    # This viewer may not set the trait (a GM row for a player at a table, a player's row
+    # for its GM, anything on a shared page): the row is drawn locked, with a short reason.
+    refused: bool = False
 
     @property
     def key(self) -> str:
@@ -235,6 +241,48 @@ def _placement(layout: Layout, keys: set[str], trait: str | None) -> tuple[str, 
     return "", ""
 
 
+@dataclass(frozen=True)
+class Viewer:
+    """What the person looking at the sheet may set on it, from the one rule
+    (`sheets.permissions.trait_refusal`); `access` is None for a print, which sets nothing."""
+
+    character: Character
+    access: CharacterAccess | None
+    reserved: frozenset[str]
+
+    def refusal(self, trait: str) -> str:
+        if self.access is None:
+            return ""
+        return trait_refusal(self.access, self.character, trait, set(self.reserved))
+
+    def may_set(self, trait: str) -> bool:
+        return self.access is not None and not self.refusal(trait)
+
+    def shown_reason(self, trait: str) -> str:
+        """A short reason for a row this viewer may not set; the rule's own words are for
+        a refused post."""
+        if self.access is None or not self.refusal(trait):
+            return ""
+        if trait in self.reserved and not self.access.gm:
+            return "Set by the GM at this table"
+        if self.access.gm:
+            return "The player's to set"
+        return "Read-only"
+
+
+def viewer_of(character: Character, state: SheetState, access: CharacterAccess | None) -> Viewer:
+    reserved = gm_rows(state.rows) if character.campaign_id is not None else set()
+    return Viewer(character, access, frozenset(reserved))
+
+
+def _viewed(row: TraitRow, viewer: Viewer) -> tuple[TraitRow, bool]:
+    """The row as this viewer may use it: locked, with a short reason, when they may not."""
+    reason = viewer.shown_reason(row.key)
+    if not reason:
+        return row, False
+    return (row if row.locked else replace(row, locked=reason)), True
+
+
 def build_context(
     character: Character,
     layout: Layout,
@@ -242,8 +290,16 @@ def build_context(
     *,
     errors: Mapping[str, str],
     submitted: Mapping[str, str],
+    access: CharacterAccess | None = None,
 ) -> dict:
-    """Lay out a whole sheet page: every section's fields with their problems."""
+    """Lay out a whole sheet page: every section's fields with their problems.
+
+    `access` is the viewer's: each row they may not set is drawn locked, and the flags
+    `can_edit_player` (the player's traits, "add" rows, remove and advance buttons),
+    `can_set_readings` and `can_edit` (any field at all) tell the templates what to offer.
+    Without it (a print) nothing is locked for a viewer.
+    """
+    viewer = viewer_of(character, state, access)
     keys = {row.key for row in state.rows}
     by_trait: dict[str, list[Violation]] = {}
     parts = {section.key: Part(section) for section in layout.sections}
@@ -259,9 +315,12 @@ def build_context(
             unplaced.append(violation)
     stage_field: Field | None = None
     for row in state.rows:
+        row, refused = _viewed(row, viewer)
         if row.key == STAGE_TRAIT:
             # The shell draws the finish-creation step itself, from this row.
-            stage_field = Field(row, tuple(by_trait.get(row.key, ())), errors.get(row.key, ""))
+            stage_field = Field(
+                row, tuple(by_trait.get(row.key, ())), errors.get(row.key, ""), None, refused
+            )
             continue
         section = layout.section_for(row)
         if section not in parts:
@@ -274,6 +333,7 @@ def build_context(
                 tuple(by_trait.get(row.key, ())),
                 errors.get(row.key, ""),
                 submitted.get(row.key) if row.key in errors else None,
+                refused,
             )
         )
     declared = {SETTING_PREFIX + s.key for s in state.ruleset.SETTINGS}
@@ -302,8 +362,23 @@ def build_context(
         (pool, [v for v in state.report.violations if v.trait == f"pool.{pool.key}"])
         for pool in state.report.pools
     ]
+    # The name is a player's trait like any other: who may set it may set the player's.
+    can_edit_player = viewer.may_set(NAME_TRAIT)
+    can_set_readings = viewer.may_set(SETTING_PREFIX + "any")
+    # The GM's actions that have no row (award experience, next in-game day): a pattern's
+    # "*" stands for any row number, so row 0 asks the rule for all of them.
+    gm_edits = state.ruleset.GM_EDITS
+    can_gm_edits = bool(gm_edits) and all(
+        viewer.may_set(pattern.replace("*", "0")) for pattern in gm_edits
+    )
     return {
         "character": character,
+        "access": access,
+        "can_edit_player": can_edit_player,
+        "can_set_readings": can_set_readings,
+        "can_gm_edits": can_gm_edits,
+        # A GM at the table sets the GM's rows, so the form stays for them.
+        "can_edit": can_edit_player or any(viewer.may_set(key) for key in viewer.reserved),
         "system": info,
         "sheet": state.sheet,
         "state": state,

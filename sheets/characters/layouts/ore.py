@@ -50,6 +50,7 @@ class OreLayout(Layout):
             "Character points and experience",
             body="rulesets/ore/_points.html",
             adds="rulesets/ore/_points_add.html",
+            adds_by_gm=True,
             prefixes=("xp",),
             uses_extra=("ore_experience",),
         ),
