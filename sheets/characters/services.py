@@ -283,7 +283,12 @@ def _locked(user: AbstractBaseUser, character_id: int, need: Need, version: int)
     return character
 
 
-def _review(character: Character, author: AbstractBaseUser, kind: str, comment: str) -> Review:
+def _set_review(character: Character, author: AbstractBaseUser, kind: str, comment: str) -> Review:
+    """Move the review to `kind` at the character's current version, and log the step."""
+    # A review step and the state it leaves share their names (submitted, approved...).
+    character.review_state = ReviewState(kind)
+    character.review_version = character.version
+    character.save(update_fields=["review_state", "review_version"])
     return Review.objects.create(
         character=character,
         campaign_id=character.campaign_id,
@@ -320,10 +325,7 @@ def character_submit(*, user: AbstractBaseUser, character_id: int, version: int)
             character.review_version == character.version
         ):
             raise ActionRefused("This version is already with the GM.")
-        character.review_state = ReviewState.SUBMITTED
-        character.review_version = character.version
-        character.save(update_fields=["review_state", "review_version"])
-        _review(character, user, Review.Kind.SUBMITTED, "")
+        _set_review(character, user, Review.Kind.SUBMITTED, "")
     return character
 
 
@@ -333,11 +335,7 @@ def character_approve(
     """The GM approves the sheet exactly as it stands at `version`; an older one is refused."""
     with transaction.atomic():
         character = _locked(user, character_id, Need.GM, version)
-        text = _clean_comment(comment, required=False)
-        character.review_state = ReviewState.APPROVED
-        character.review_version = character.version
-        character.save(update_fields=["review_state", "review_version"])
-        _review(character, user, Review.Kind.APPROVED, text)
+        _set_review(character, user, Review.Kind.APPROVED, _clean_comment(comment, required=False))
     return character
 
 
@@ -347,10 +345,7 @@ def character_request_changes(
     with transaction.atomic():
         character = _locked(user, character_id, Need.GM, version)
         text = _clean_comment(comment, required=True)
-        character.review_state = ReviewState.CHANGES_REQUESTED
-        character.review_version = character.version
-        character.save(update_fields=["review_state", "review_version"])
-        _review(character, user, Review.Kind.CHANGES_REQUESTED, text)
+        _set_review(character, user, Review.Kind.CHANGES_REQUESTED, text)
     return character
 
 
