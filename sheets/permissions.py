@@ -13,6 +13,7 @@ they may see but not act on answers 403.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 from fnmatch import fnmatchcase
@@ -28,6 +29,7 @@ from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, ShareLink
 
 User = AbstractBaseUser | AnonymousUser
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
@@ -116,6 +118,9 @@ def _refusal(need: Need) -> str:
 
 def shared_character(token: str) -> Character:
     """The character behind a live share link, or 404."""
+    # A token is URL-safe base64; anything else (a NUL, which PostgreSQL refuses) is no link.
+    if not TOKEN.fullmatch(str(token)):
+        raise Http404("This link was revoked or never existed.")
     link = (
         ShareLink.objects.filter(token=token, revoked_at__isnull=True)
         .select_related("character__campaign")

@@ -55,8 +55,8 @@ urlpatterns = [
         name="character_share_revoke",
     ),
     # Read-only share links: no login, no form, nothing private.
-    path("s/<str:token>/", character_views.shared_sheet, name="shared_sheet"),
-    path("s/<str:token>/pdf/", character_views.shared_pdf, name="shared_pdf"),
+    path("s/<slug:token>/", character_views.shared_sheet, name="shared_sheet"),
+    path("s/<slug:token>/pdf/", character_views.shared_pdf, name="shared_pdf"),
     path(
         "schema/character-file.json",
         character_views.character_file_schema_view,

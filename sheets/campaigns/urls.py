@@ -7,7 +7,7 @@ from sheets.campaigns import views
 urlpatterns = [
     path("", views.campaign_list, name="campaign_list"),
     path("new/", views.campaign_new, name="campaign_new"),
-    path("join/<str:token>/", views.campaign_join, name="campaign_join"),
+    path("join/<slug:token>/", views.campaign_join, name="campaign_join"),
     path("<int:pk>/", views.campaign_detail, name="campaign_detail"),
     path("<int:pk>/edit/", views.campaign_edit, name="campaign_edit"),
     path("<int:pk>/house-rules/", views.campaign_settings, name="campaign_settings"),

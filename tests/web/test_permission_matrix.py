@@ -1,0 +1,549 @@
+"""Every URL of Datapad, asked by five people with GET and with POST: the exact answer each gets.
+
+The people: nobody logged in, the owner of a character at a table, another player of that
+table, the table's GM, and the GM of another table. For each (URL, method, person) the
+matrix below says the one answer expected, so any change of who may do what fails here:
+
+- 200 / 400 / 403 / 404 / 405: that status;
+- LOGIN: a 302 to the login page (anonymous visitors log in first);
+- MOVED: a 302 anywhere but the login page (a POST that did what it asked).
+
+Beyond the status, every body a person receives is searched for what is not theirs to see
+(the character names of other players, GM notes, share and invitation tokens, the other
+table), PDFs by their extracted text; and any request that was refused, or any GET at all,
+must leave the stored data exactly as it was.
+
+A URL added to the project fails `test_every_url_is_in_the_matrix` until it gets its rows.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+from pypdf import PdfReader
+
+from sheets.campaigns.models import Campaign, Invitation, Membership, TablePrint
+from sheets.campaigns.services import character_bring
+from sheets.characters.models import Character, GMNote, Review, Revision, ShareLink
+from sheets.characters.pdf import render_character_pdf
+from sheets.characters.services import (
+    character_apply_edits,
+    character_approve,
+    character_create,
+    character_submit,
+    gm_note_save,
+    share_link_create,
+)
+from sheets.characters.transfer import export_character
+
+pytestmark = pytest.mark.django_db
+
+# Answers that are not a bare status code.
+LOGIN = "302 to login"
+MOVED = "302 elsewhere"
+
+PEOPLE = ("anonymous", "owner", "other_player", "gm", "other_gm")
+
+# Words only some people may read: each appears in the world below exactly where it belongs.
+OWNER_SHEET = "Kira Dane"  # the owner's character at the table (from tests/conftest.py)
+OTHER_SHEET = "Orrin Vashti"  # the other player's approved character at the same table
+SPARE_SHEET = "Dax Morrow"  # the owner's character at no table
+TABLE_NAME = "Outer Rim"  # the table (tests/conftest.py)
+OTHER_TABLE_NAME = "Core Worlds"  # the other GM's table (tests/conftest.py)
+GM_NOTE_MARKER = "GMNOTE-ZX81-only-for-the-gm"
+
+# Pages that are public by design, so asking them as five people proves nothing; each with
+# the reason it is left out.
+EXCLUDED_NAMES = {
+    "login": "the login form: public by design, it is where everyone else is sent",
+    "logout": "django.contrib.auth's log-out: acts only on the caller's own session",
+    "signup": "making an account: public by design",
+    "password_reset": "django.contrib.auth's password reset: public by design",
+    "password_reset_done": "django.contrib.auth's password reset: public by design",
+    "password_reset_confirm": "django.contrib.auth's password reset: public by design",
+    "password_reset_complete": "django.contrib.auth's password reset: public by design",
+}
+EXCLUDED_PREFIXES = {
+    "admin/": "Django's admin: staff only, guarded by its own login and permissions",
+    "static/": "static files (whitenoise serves them; no URL pattern today): public by design",
+}
+
+
+def _row(*answers: int | str) -> dict[str, int | str]:
+    assert len(answers) == len(PEOPLE)
+    return dict(zip(PEOPLE, answers, strict=True))
+
+
+def _all(answer: int | str) -> dict[str, int | str]:
+    return _row(*(answer,) * len(PEOPLE))
+
+
+def _logged_in(answer: int | str) -> dict[str, int | str]:
+    return _row(LOGIN, *(answer,) * (len(PEOPLE) - 1))
+
+
+# (url name) -> {method: {person: answer}}, people in the order
+#                       anonymous, owner, other_player, gm, other_gm
+MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
+    "home": {"GET": _all(200), "POST": _all(405)},
+    # The caller's own password: nobody else's data, but only for someone logged in.
+    "password_change": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
+    "password_change_done": {"GET": _logged_in(200), "POST": _logged_in(405)},
+    "character_file_schema": {"GET": _all(200), "POST": _all(405)},
+    # My characters, a new one, an import: each person's own.
+    "character_list": {"GET": _logged_in(200), "POST": _all(405)},
+    "character_new": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
+    "character_import": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
+    # The owner's sheet at the table: its owner and the table's GM read it; the other
+    # player and the other GM find nothing (404, so it is not even confirmed to exist).
+    "character_sheet": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    "character_pdf": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    "character_export": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    "character_history": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    # A player's trait: the owner sets it; the GM is refused beside the field (400).
+    "character_edit": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, 400, 404)},
+    # The owner's own acts: the GM sees the sheet but may not do them (403).
+    "character_copy": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, 403, 404)},
+    "character_remove": {
+        "GET": _row(LOGIN, 200, 404, 403, 404),
+        "POST": _row(LOGIN, MOVED, 404, 403, 404),
+    },
+    "character_submit": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, 403, 404)},
+    "character_leave_campaign": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, 403, 404)},
+    "character_share_create": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, 403, 404)},
+    "character_share_revoke": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, 403, 404)},
+    # The GM's acts: the owner sees the sheet but may not do them (403).
+    "character_approve": {"GET": _all(405), "POST": _row(LOGIN, 403, 404, MOVED, 404)},
+    "character_request_changes": {"GET": _all(405), "POST": _row(LOGIN, 403, 404, MOVED, 404)},
+    "gm_note_save": {"GET": _all(405), "POST": _row(LOGIN, 403, 404, MOVED, 404)},
+    # A share link shows the sheet and its PDF, read-only, to anyone holding it.
+    "shared_sheet": {"GET": _all(200), "POST": _all(405)},
+    "shared_pdf": {"GET": _all(200), "POST": _all(405)},
+    # Campaigns: my campaigns, a new one.
+    "campaign_list": {"GET": _logged_in(200), "POST": _all(405)},
+    "campaign_new": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
+    # The invitation link: anyone logged in holding it may join; members already at the
+    # table are told so (400) and nothing changes.
+    "campaign_join": {
+        "GET": _row(LOGIN, 400, 400, 400, 200),
+        "POST": _row(LOGIN, 400, 400, 400, MOVED),
+    },
+    # The table's page: every member; the other GM finds nothing.
+    "campaign_detail": {"GET": _row(LOGIN, 200, 200, 200, 404), "POST": _all(405)},
+    # Running the table: its GM only; its players are refused (403).
+    "campaign_edit": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "campaign_settings": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "campaign_invite": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    "campaign_invite_revoke": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    "campaign_member_remove": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "campaign_member_role": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    # Bringing the owner's spare character: only its owner may; for anyone else at the
+    # table the character is not theirs to see (404).
+    "campaign_bring": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, 404, 404)},
+    # Leaving: any member; the table's only GM may not (400, the table needs a GM).
+    "campaign_leave": {
+        "GET": _row(LOGIN, 200, 200, 200, 404),
+        "POST": _row(LOGIN, MOVED, MOVED, 400, 404),
+    },
+    # The table's PDF: its GM only.
+    "table_print_start": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    "table_print_status": {"GET": _row(LOGIN, 403, 403, 200, 404), "POST": _all(405)},
+    "table_print_pdf": {"GET": _row(LOGIN, 403, 403, 200, 404), "POST": _all(405)},
+}
+
+# (url name, method, person) -> why the app answers wrongly today. Each is a real bug with
+# the CORRECT answer in the matrix above; strict, so a fix makes it fail until removed.
+# (Empty: the one found, the share page naming the table, is fixed.)
+KNOWN_BUGS: dict[tuple[str, str, str], str] = {}
+
+
+# The world ---------------------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    users: dict[str, Any]  # person -> user (None for anonymous)
+    table: Campaign
+    other_table: Campaign
+    kira: Character
+    orrin: Character
+    spare: Character
+    invitation: Invitation
+    share: ShareLink
+    other_membership: Membership
+    table_print: TablePrint
+    import_file: bytes
+
+
+_TABLE_PDF: dict[str, bytes] = {}
+
+
+def _table_pdf(character: Character) -> bytes:
+    """A real PDF of the approved sheet for the finished build; rendered once per run."""
+    if "pdf" not in _TABLE_PDF:
+        _TABLE_PDF["pdf"] = render_character_pdf(character)
+    return _TABLE_PDF["pdf"]
+
+
+@pytest.fixture
+def world(player, other_player, gm, other_gm, table, other_table, swd10_character) -> World:
+    kira = swd10_character
+    # Kira was submitted at version 1, then edited: the owner may submit again and the GM
+    # may approve or ask for changes at the current version.
+    character_submit(user=player, character_id=kira.pk, version=kira.version)
+    kira = character_apply_edits(
+        user=player,
+        character_id=kira.pk,
+        edits={"attr.strength": "2"},
+        expected_version=kira.version,
+    )
+    gm_note_save(user=gm, character_id=kira.pk, text=f"Owes Jabba. {GM_NOTE_MARKER}")
+    share = share_link_create(user=player, character_id=kira.pk)
+
+    orrin = character_create(owner=other_player, name=OTHER_SHEET, system="swd10")
+    character_bring(user=other_player, campaign_id=table.pk, character_id=orrin.pk)
+    character_submit(user=other_player, character_id=orrin.pk, version=orrin.version)
+    orrin = character_approve(user=gm, character_id=orrin.pk, version=orrin.version)
+    gm_note_save(user=gm, character_id=orrin.pk, text=f"Secret twin. {GM_NOTE_MARKER}")
+
+    spare = character_create(owner=player, name=SPARE_SHEET, system="swd10")
+    exported = export_character(spare) | {"name": "Imported Ione"}
+
+    table_print = TablePrint.objects.create(
+        campaign=table,
+        requested_by=gm,
+        state=TablePrint.State.DONE,
+        done=1,
+        total=1,
+        pdf=_table_pdf(orrin),
+        finished_at=timezone.now(),
+    )
+    kira.refresh_from_db()
+    table.refresh_from_db()
+    return World(
+        users={
+            "anonymous": None,
+            "owner": player,
+            "other_player": other_player,
+            "gm": gm,
+            "other_gm": other_gm,
+        },
+        table=table,
+        other_table=other_table,
+        kira=kira,
+        orrin=orrin,
+        spare=spare,
+        invitation=table.invitations.get(),
+        share=share,
+        other_membership=table.memberships.get(user=other_player),
+        table_print=table_print,
+        import_file=json.dumps(exported).encode(),
+    )
+
+
+# What each URL is asked with ---------------------------------------------------------------
+
+
+def _url_kwargs(name: str, w: World) -> dict[str, Any]:
+    kira, table = w.kira.pk, w.table.pk
+    return {
+        "character_sheet": {"pk": kira},
+        "character_edit": {"pk": kira},
+        "character_copy": {"pk": kira},
+        "character_remove": {"pk": kira},
+        "character_pdf": {"pk": kira},
+        "character_export": {"pk": kira},
+        "character_history": {"pk": kira},
+        "character_submit": {"pk": kira},
+        "character_approve": {"pk": kira},
+        "character_request_changes": {"pk": kira},
+        "gm_note_save": {"pk": kira},
+        "character_leave_campaign": {"pk": kira},
+        "character_share_create": {"pk": kira},
+        "character_share_revoke": {"pk": kira, "link_id": w.share.pk},
+        "shared_sheet": {"token": w.share.token},
+        "shared_pdf": {"token": w.share.token},
+        "campaign_join": {"token": w.invitation.token},
+        "campaign_detail": {"pk": table},
+        "campaign_edit": {"pk": table},
+        "campaign_settings": {"pk": table},
+        "campaign_invite": {"pk": table},
+        "campaign_invite_revoke": {"pk": table, "invitation_pk": w.invitation.pk},
+        "campaign_member_remove": {"pk": table, "membership_pk": w.other_membership.pk},
+        "campaign_member_role": {"pk": table, "membership_pk": w.other_membership.pk},
+        "campaign_bring": {"pk": table},
+        "campaign_leave": {"pk": table},
+        "table_print_start": {"pk": table},
+        "table_print_status": {"pk": table, "print_pk": w.table_print.pk},
+        "table_print_pdf": {"pk": table, "print_pk": w.table_print.pk},
+    }.get(name, {})
+
+
+def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
+    """Plausible data for each form: what its own page would post."""
+    version = {"version": str(w.kira.version)}
+    return {
+        "password_change": {
+            "old_password": password,
+            "new_password1": "another-long-password-77",
+            "new_password2": "another-long-password-77",
+        },
+        "character_new": {"name": "Fresh Face", "system": "swd10"},
+        "character_import": {
+            "file": SimpleUploadedFile("ione.datapad.json", w.import_file, "application/json")
+        },
+        "character_edit": {"edit": "attr.strength=3"} | version,
+        "character_remove": version,
+        "character_submit": version,
+        "character_approve": version | {"comment": "Looks right."},
+        "character_request_changes": version | {"comment": "Lower Strength, please."},
+        "gm_note_save": {"text": "Rewritten note."},
+        "campaign_new": {"name": "Hutt Space", "system": "swd10", "description": "Smugglers."},
+        "campaign_edit": {"name": "Outer Rim Run", "description": "Renamed."},
+        "campaign_settings": {
+            "version": str(w.table.version),
+            "commoner_health_levels": "3",
+            "confirmed": "1",
+        },
+        "campaign_invite": {"expires_at": "", "max_uses": "3"},
+        "campaign_member_role": {"role": "gm"},
+        "campaign_bring": {"character": str(w.spare.pk)},
+    }.get(name, {})
+
+
+# What each person may read -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Secret:
+    label: str
+    value: Callable[[World], str]
+    readers: frozenset[str]
+    # URLs that show it to anyone asking them, by design (their token is the key).
+    open_at: frozenset[str] = frozenset()
+
+
+SECRETS = (
+    Secret(
+        "the owner's character's name",
+        lambda w: OWNER_SHEET,
+        frozenset({"owner", "gm"}),
+        frozenset({"shared_sheet", "shared_pdf"}),
+    ),
+    Secret(
+        "the other player's character's name",
+        lambda w: OTHER_SHEET,
+        frozenset({"other_player", "gm"}),
+    ),
+    Secret("the owner's character at no table", lambda w: SPARE_SHEET, frozenset({"owner"})),
+    Secret("a GM note", lambda w: GM_NOTE_MARKER, frozenset({"gm"})),
+    Secret(
+        "the share link's token",
+        lambda w: w.share.token,
+        frozenset({"owner"}),
+        frozenset({"shared_sheet", "shared_pdf"}),
+    ),
+    Secret(
+        "the invitation's token",
+        lambda w: w.invitation.token,
+        frozenset({"gm"}),
+        frozenset({"campaign_join"}),
+    ),
+    Secret(
+        "the table's name",
+        lambda w: TABLE_NAME,
+        frozenset({"owner", "other_player", "gm"}),
+        # Whoever holds the invitation sees which table it opens.
+        frozenset({"campaign_join"}),
+    ),
+    Secret("the other table's name", lambda w: OTHER_TABLE_NAME, frozenset({"other_gm"})),
+)
+
+
+def _readable_text(response) -> str:
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    if response.get("Content-Type", "").startswith("application/pdf"):
+        reader = PdfReader(io.BytesIO(content))
+        return "\n".join(page.extract_text() for page in reader.pages)
+    return content.decode("utf-8", errors="replace")
+
+
+def stored_state() -> dict[str, list]:
+    """Everything a refused request must leave as it was."""
+    return {
+        "users": list(get_user_model().objects.order_by("pk").values_list("pk", "password")),
+        "characters": list(
+            Character.objects.order_by("pk").values_list(
+                "pk",
+                "owner",
+                "name",
+                "sheet",
+                "rule_settings",
+                "campaign",
+                "review_state",
+                "review_version",
+                "version",
+            )
+        ),
+        "revisions": list(Revision.objects.order_by("pk").values_list("pk", "version")),
+        "campaigns": list(
+            Campaign.objects.order_by("pk").values_list(
+                "pk", "name", "description", "rule_settings", "version"
+            )
+        ),
+        "memberships": list(
+            Membership.objects.order_by("pk").values_list("pk", "campaign", "user", "role")
+        ),
+        "invitations": list(
+            Invitation.objects.order_by("pk").values_list(
+                "pk", "token", "expires_at", "max_uses", "uses", "revoked_at"
+            )
+        ),
+        "share_links": list(
+            ShareLink.objects.order_by("pk").values_list("pk", "character", "token", "revoked_at")
+        ),
+        "reviews": list(
+            Review.objects.order_by("pk").values_list("pk", "character", "kind", "version")
+        ),
+        "gm_notes": list(GMNote.objects.order_by("pk").values_list("pk", "character", "text")),
+        "table_prints": list(TablePrint.objects.order_by("pk").values_list("pk", "state")),
+        "queued_tasks": list(DBTaskResult.objects.order_by("pk").values_list("pk")),
+    }
+
+
+# The tests ---------------------------------------------------------------------------------
+
+
+def _walk(patterns, prefix: str = "") -> Iterator[tuple[str, str | None]]:
+    for pattern in patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, route)
+        elif isinstance(pattern, URLPattern):
+            yield route, pattern.name
+
+
+def project_urls() -> list[tuple[str, str | None]]:
+    """Every (route, name) of the project but the exclusions above."""
+    return [
+        (route, name)
+        for route, name in _walk(get_resolver().url_patterns)
+        if not route.startswith(tuple(EXCLUDED_PREFIXES)) and name not in EXCLUDED_NAMES
+    ]
+
+
+def test_every_url_is_in_the_matrix():
+    urls = project_urls()
+    unnamed = [route for route, name in urls if name is None]
+    assert not unnamed, f"Name these URLs so the matrix can list them: {unnamed}"
+    names = {name for _, name in urls}
+    # reverse() reaches one route per name: a second route under a name would go untested.
+    assert len(names) == len(urls), f"Give each route its own name: {sorted(urls)}"
+    assert names - MATRIX.keys() == set(), "URLs with no rows in MATRIX: add them"
+    assert MATRIX.keys() - names == set(), "MATRIX rows for URLs that no longer exist"
+    assert EXCLUDED_NAMES.keys() <= {name for _, name in _walk(get_resolver().url_patterns)}
+
+
+def test_every_row_answers_every_method_for_every_person():
+    for name, methods in MATRIX.items():
+        assert methods.keys() == {"GET", "POST"}, name
+        for answers in methods.values():
+            assert answers.keys() == set(PEOPLE), name
+
+
+def _cases() -> Iterator[Any]:
+    for name, methods in MATRIX.items():
+        for method, answers in methods.items():
+            for person in PEOPLE:
+                bug = KNOWN_BUGS.get((name, method, person))
+                marks = [pytest.mark.xfail(strict=True, reason=bug)] if bug else []
+                yield pytest.param(
+                    name,
+                    method,
+                    person,
+                    answers[person],
+                    id=f"{name}-{method}-{person}",
+                    marks=marks,
+                )
+
+
+@pytest.mark.parametrize(("name", "method", "person", "expected"), list(_cases()))
+def test_answer(client, world, password, name, method, person, expected):
+    user = world.users[person]
+    if user is not None:
+        client.force_login(user)
+    url = reverse(name, kwargs=_url_kwargs(name, world))
+    before = stored_state()
+
+    if method == "GET":
+        response = client.get(url)
+    else:
+        response = client.post(url, _post_data(name, world, password))
+
+    if expected == LOGIN:
+        assert response.status_code == 302, f"{method} {url}: {response.status_code}"
+        assert response["Location"].startswith(reverse("login")), response["Location"]
+    elif expected == MOVED:
+        assert response.status_code == 302, f"{method} {url}: {response.status_code}"
+        assert not response["Location"].startswith(reverse("login")), response["Location"]
+    else:
+        assert response.status_code == expected, f"{method} {url}: {response.status_code}"
+
+    if method == "GET" or expected not in (200, MOVED):
+        # A GET never writes; a refused POST changes nothing at all.
+        assert stored_state() == before
+    elif expected == MOVED:
+        # A refusal can redirect too (with a message): this one must really have acted.
+        assert stored_state() != before, f"{method} {url} redirected but stored nothing"
+
+    text = _readable_text(response)
+    for secret in SECRETS:
+        if person in secret.readers or name in secret.open_at:
+            continue
+        assert secret.value(world) not in text, f"{person} was shown {secret.label} by {name}"
+
+
+# The search above can only prove a leak if the words are really on the pages that may show
+# them: these are the same words, found where they belong.
+SHOWN = [
+    ("gm", "character_sheet", (OWNER_SHEET, GM_NOTE_MARKER)),
+    ("owner", "character_sheet", (OWNER_SHEET, "share.token")),
+    ("owner", "character_pdf", (OWNER_SHEET,)),
+    ("owner", "character_list", (OWNER_SHEET, SPARE_SHEET, TABLE_NAME)),
+    ("other_player", "character_list", (OTHER_SHEET,)),
+    ("gm", "campaign_detail", (OWNER_SHEET, OTHER_SHEET, TABLE_NAME, "invitation.token")),
+    ("gm", "table_print_pdf", (OTHER_SHEET,)),
+    ("other_gm", "campaign_list", (OTHER_TABLE_NAME,)),
+]
+
+
+@pytest.mark.parametrize(
+    ("person", "name", "words"), SHOWN, ids=[f"{name}-{person}" for person, name, _ in SHOWN]
+)
+def test_the_secrets_are_found_where_they_belong(client, world, person, name, words):
+    client.force_login(world.users[person])
+    response = client.get(reverse(name, kwargs=_url_kwargs(name, world)))
+    assert response.status_code == 200
+    text = _readable_text(response)
+    tokens = {"share.token": world.share.token, "invitation.token": world.invitation.token}
+    for word in words:
+        assert tokens.get(word, word) in text, f"{word} missing from {name} for {person}"
