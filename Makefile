@@ -4,11 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
-# Debian packages the tests need: Chromium for the browser tests, poppler-utils for
-# pdftoppm, HarfBuzz subsetting and Pango for WeasyPrint.
-SYSTEM_PACKAGES := chromium poppler-utils libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0
+# Debian packages. The app needs Pango and HarfBuzz subsetting to print PDFs (WeasyPrint);
+# the tests also need Chromium for the browser tests and poppler-utils for pdftoppm.
+PDF_PACKAGES := libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0
+TEST_PACKAGES := chromium poppler-utils
+SYSTEM_PACKAGES := $(PDF_PACKAGES) $(TEST_PACKAGES)
 
-.PHONY: run test bench lint format demo system-deps setup clean
+.PHONY: run test bench lint format demo system-deps pdf-deps setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,12 +19,17 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
 	touch $(INSTALLED)
 
-system-deps:
-	@missing=""; for pkg in $(SYSTEM_PACKAGES); do \
+# Install whichever of PACKAGES is missing, and say which; nothing when all are there.
+system-deps: PACKAGES = $(SYSTEM_PACKAGES)
+system-deps: PURPOSE = the tests
+pdf-deps: PACKAGES = $(PDF_PACKAGES)
+pdf-deps: PURPOSE = printing PDFs
+system-deps pdf-deps:
+	@missing=""; for pkg in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-	  echo "Installing missing Debian packages:$$missing"; \
+	  echo "Installing missing Debian packages for $(PURPOSE):$$missing"; \
 	  sudo=""; [ "$$(id -u)" -ne 0 ] && sudo="sudo"; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
 	fi
@@ -33,7 +40,7 @@ setup: $(INSTALLED)
 # The web server and, beside it, one task worker (it builds the table's PDF). The worker
 # runs in a session of its own so that it, and the child its code reloader starts, stop
 # together when the server stops, however it stops.
-run: setup
+run: pdf-deps setup
 	@echo "Datapad on http://127.0.0.1:$(PORT) (demo characters: make demo), with a task worker"
 	@setsid $(BIN)/python manage.py db_worker & worker=$$!; \
 	trap 'kill -TERM -$$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
@@ -46,7 +53,7 @@ demo: setup
 test: $(INSTALLED) system-deps
 	$(BIN)/python -m pytest
 
-bench: setup
+bench: pdf-deps setup
 	$(BIN)/python manage.py bench
 
 lint: $(INSTALLED)

@@ -128,5 +128,13 @@ TASKS = {
     }
 }
 
-# An imported character file larger than this is refused before it is parsed.
+# An imported character file larger than this is refused before it is parsed. The first
+# upload handler refuses a larger body from its declared size, before storing any of it;
+# the file under the limit stays in memory.
 CHARACTER_IMPORT_MAX_BYTES = 256 * 1024
+FILE_UPLOAD_HANDLERS = [
+    "sheets.characters.uploads.SizeLimitHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+FILE_UPLOAD_MAX_MEMORY_SIZE = CHARACTER_IMPORT_MAX_BYTES + 16 * 1024

@@ -22,6 +22,7 @@ TEXT_LIMIT = 200
 
 # ASCII digits only: str.isdigit() accepts "²", which int() then refuses.
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+ROW_NUMBER = re.compile(r"[0-9]{1,6}")
 
 E = TypeVar("E", bound=Enum)
 
@@ -89,22 +90,56 @@ def parse_code(
     return pips
 
 
-def parse_text(trait: str, raw: Any, *, label: str, limit: int = TEXT_LIMIT) -> str:
-    """Read one line of text: spaces collapsed, control characters refused, length capped."""
-    text = " ".join(str(raw).split())
-    _refuse_control(trait, text, label)
+def clean_text(
+    trait: str, raw: Any, *, label: str, limit: int = TEXT_LIMIT, lines: bool = False
+) -> str:
+    """The one cleaner of typed text, for every system's traits and every name.
+
+    One line has its runs of spaces collapsed; with `lines`, line breaks and tabs are
+    kept. Control characters and lone surrogates are refused: PostgreSQL cannot store a
+    NUL or a surrogate, and the others only break pages and PDFs. Then the length is capped.
+    """
+    text = str(raw).replace("\r\n", "\n").strip() if lines else " ".join(str(raw).split())
+    if not storable(text, lines=lines):
+        raise InvalidEdit(trait, f"{label} holds a character that cannot be stored.")
     if len(text) > limit:
         raise InvalidEdit(trait, f"{label} is limited to {limit} characters.")
     return text
+
+
+def parse_text(trait: str, raw: Any, *, label: str, limit: int = TEXT_LIMIT) -> str:
+    """Read one line of text: spaces collapsed, control characters refused, length capped."""
+    return clean_text(trait, raw, label=label, limit=limit)
 
 
 def parse_notes(trait: str, raw: Any, *, label: str, limit: int = 4000) -> str:
     """Read free text that may span lines: line breaks kept, other control characters refused."""
-    text = str(raw).replace("\r\n", "\n").strip()
-    _refuse_control(trait, text.replace("\n", " ").replace("\t", " "), label)
-    if len(text) > limit:
-        raise InvalidEdit(trait, f"{label} is limited to {limit} characters.")
-    return text
+    return clean_text(trait, raw, label=label, limit=limit, lines=True)
+
+
+def storable(text: str, *, lines: bool = False) -> bool:
+    """Whether `text` holds no control character (but line breaks and tabs with `lines`)
+    and no lone surrogate."""
+    allowed = "\n\t" if lines else ""
+    return not any(_UNSTORABLE[ord(char)] and char not in allowed for char in text)
+
+
+def printable(text: str) -> str:
+    """`text` with every character that `storable` refuses replaced by "�": for text the
+    server writes itself from what was typed, such as a revision's summary."""
+    return "".join("\ufffd" if _UNSTORABLE[ord(char)] else char for char in text)
+
+
+class _Unstorable(dict):
+    """Code point -> refused? Control characters (Cc) and surrogates (Cs), looked up once."""
+
+    def __missing__(self, point: int) -> bool:
+        refused = unicodedata.category(chr(point)) in {"Cc", "Cs"}
+        self[point] = refused
+        return refused
+
+
+_UNSTORABLE = _Unstorable()
 
 
 def parse_choice(
@@ -126,21 +161,26 @@ def parse_choice(
     raise InvalidEdit(trait, f"{label}: choose one of {allowed}; “{_shown(raw)}” is not one.")
 
 
+# Ids and versions fit a 64-bit database integer: 18 digits always do.
+ID_NUMBER = re.compile(r"[0-9]{1,18}")
+
+
+def ascii_number(raw: Any) -> int | None:
+    """A form's id or version ("12") as a whole number, or None for anything else: empty,
+    signed, "²" or other non-ASCII digits, or too long for the database (or for int())."""
+    text = str(raw).strip()
+    return int(text) if ID_NUMBER.fullmatch(text) else None
+
+
 def parse_row_index(trait: str, raw: Any, rows: Sequence[Any], *, noun: str) -> int:
     """Read the 0-based row index in a trait key ("weapon.2.name" → 2) for a list of rows."""
     text = str(raw).strip()
-    if not re.fullmatch(r"[0-9]{1,6}", text):
+    if not ROW_NUMBER.fullmatch(text):
         raise InvalidEdit(trait, f"“{_shown(raw)}” does not name a {noun} row.")
     index = int(text)
     if index >= len(rows):
         raise InvalidEdit(trait, f"There is no {noun} number {index + 1} on this sheet.")
     return index
-
-
-def _refuse_control(trait: str, text: str, label: str) -> None:
-    for char in text:
-        if unicodedata.category(char) in {"Cc", "Cs", "Co", "Cn"} and char not in "\n\t":
-            raise InvalidEdit(trait, f"{label} holds a character that cannot be stored.")
 
 
 def _shown(raw: Any) -> str:

@@ -39,7 +39,7 @@ from rulesets.o3d10.rules import (
 )
 
 _SLUG = re.compile(r"[^a-z0-9]+")
-_DAMAGE = re.compile(r"^\s*(\d{1,2})\s*[dD]\s*(\d{1,3})\s*(?:([+-])\s*(\d{1,3}))?\s*$")
+_DAMAGE = re.compile(r"^\s*([0-9]{1,2})\s*[dD]\s*([0-9]{1,3})\s*(?:([+-])\s*([0-9]{1,3}))?\s*$")
 # "skill.add" and "skill.remove" are verbs, so no custom skill may take those slugs.
 RESERVED_SKILL_SLUGS = frozenset({"add", "remove"})
 

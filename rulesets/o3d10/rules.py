@@ -25,6 +25,7 @@ from rulesets.core import (
     TraitRow,
     resolve_settings,
 )
+from rulesets.core.parsing import ROW_NUMBER
 from rulesets.core.stage import STAGE_CHOICES, STAGE_TRAIT
 from rulesets.o3d10 import data, dice
 from rulesets.o3d10.data import SETTINGS, TIMES, HealthState
@@ -860,7 +861,7 @@ def trait_label(trait: str) -> str:
             return f"{name}: stat"
     if group in ROW_NOUNS:
         number, _, field = rest.partition(".")
-        if number.isdigit() and field in _ROW_FIELDS[group]:
+        if ROW_NUMBER.fullmatch(number) and field in _ROW_FIELDS[group]:
             return f"{ROW_NOUNS[group]} {int(number) + 1} {field}"
     return trait
 

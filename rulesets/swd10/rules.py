@@ -23,6 +23,7 @@ from rulesets.core import (
     TraitRow,
     resolve_settings,
 )
+from rulesets.core.parsing import ROW_NUMBER
 from rulesets.core.stage import STAGE_CHOICES, STAGE_TRAIT
 from rulesets.swd10 import xp
 from rulesets.swd10.data import (
@@ -207,7 +208,7 @@ def trait_label(trait: str) -> str:
         return f"{_GROUP_LABEL[tail]} priority"
     if section == "side" and rest in ("light", "dark"):
         return f"{rest.capitalize()} side"
-    if section in _ROW_NOUNS and head.isdigit() and tail in _ROW_FIELDS:
+    if section in _ROW_NOUNS and ROW_NUMBER.fullmatch(head) and tail in _ROW_FIELDS:
         return f"{_ROW_NOUNS[section]} {int(head) + 1}: {_ROW_FIELDS[tail]}"
     return _SIMPLE_LABELS.get(trait, trait)
 

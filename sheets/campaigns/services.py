@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -10,7 +11,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from rulesets.core import Status, resolve_settings
+from rulesets.core import InvalidEdit, Status, resolve_settings
+from rulesets.core.parsing import clean_text
 from rulesets.registry import SYSTEMS, get_ruleset, system_info
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.characters.models import Character, ReviewState
@@ -29,26 +31,39 @@ class CampaignRefused(Exception):
         self.field = field
 
 
+def _cleaned(field: str, raw: str, *, label: str, limit: int, lines: bool = False) -> str:
+    """Typed text through the one cleaner every sheet uses; a refusal names its field."""
+    try:
+        return clean_text(field, raw, label=label, limit=limit, lines=lines)
+    except InvalidEdit as refused:
+        raise CampaignRefused(refused.message, field) from None
+
+
 def _clean_name(raw: str) -> str:
-    name = " ".join(str(raw).split())
+    if len(" ".join(str(raw).split())) > NAME_MAX:
+        raise CampaignRefused(f"A name is at most {NAME_MAX} characters.", "name")
+    name = _cleaned("name", raw, label="The name", limit=NAME_MAX)
     if not name:
         raise CampaignRefused("A campaign needs a name.", "name")
-    if len(name) > NAME_MAX:
-        raise CampaignRefused(f"A name is at most {NAME_MAX} characters.", "name")
-    if "\x00" in name:
-        raise CampaignRefused("The name holds a NUL character.", "name")
     return name
 
 
 def _clean_description(raw: str) -> str:
-    text = str(raw).replace("\r\n", "\n").strip()
-    if len(text) > DESCRIPTION_MAX:
+    if len(str(raw).replace("\r\n", "\n").strip()) > DESCRIPTION_MAX:
         raise CampaignRefused(
             f"A description is at most {DESCRIPTION_MAX} characters.", "description"
         )
-    if "\x00" in text:
-        raise CampaignRefused("The description holds a NUL character.", "description")
-    return text
+    return _cleaned("description", raw, label="The description", limit=DESCRIPTION_MAX, lines=True)
+
+
+# Invitation tokens are URL-safe base64 (secrets.token_urlsafe); anything else names none,
+# and is never sent to the database (PostgreSQL refuses a NUL in a query).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _token_or_none(token: str) -> str | None:
+    text = str(token)
+    return text if _TOKEN.fullmatch(text) else None
 
 
 def campaign_create(
@@ -116,13 +131,21 @@ def invitation_revoke(*, user: AbstractBaseUser, campaign_id: int, invitation_id
 
 
 def invitation_by_token(token: str) -> Invitation | None:
-    return Invitation.objects.select_related("campaign").filter(token=str(token)[:64]).first()
+    clean = _token_or_none(token)
+    if clean is None:
+        return None
+    return Invitation.objects.select_related("campaign").filter(token=clean).first()
 
 
 def campaign_join(*, user: AbstractBaseUser, token: str) -> Campaign:
     """Follow an invitation link: join as a player, and count one use."""
     with transaction.atomic():
-        invitation = Invitation.objects.select_for_update().filter(token=str(token)[:64]).first()
+        clean = _token_or_none(token)
+        invitation = (
+            None
+            if clean is None
+            else Invitation.objects.select_for_update().filter(token=clean).first()
+        )
         if invitation is None:
             raise CampaignRefused("This invitation link is not valid. Check it with your GM.")
         refusal = invitation.refusal()

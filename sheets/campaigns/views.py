@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 
 from rulesets.core import Setting, Status, resolve_settings
+from rulesets.core.parsing import ascii_number
 from rulesets.registry import get_ruleset, ready_systems
 from sheets.campaigns import services
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
@@ -286,9 +287,10 @@ def _max_uses_from(raw: str) -> int | None:
     text = raw.strip()
     if not text:
         return None
-    if not (text.isascii() and text.isdigit()):
+    uses = ascii_number(text)
+    if uses is None:
         raise CampaignRefused("Give a whole number of uses, or leave it empty.", "max_uses")
-    return int(text)
+    return uses
 
 
 def _invitations_response(
@@ -469,10 +471,11 @@ def campaign_bring(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, role = campaign_for(request.user, pk)
     raw = request.POST.get("character", "")
     try:
-        if not (raw.isascii() and raw.isdigit()):
+        character_id = ascii_number(raw)
+        if character_id is None:
             raise CampaignRefused("Pick one of your characters.", "character")
         character = services.character_bring(
-            user=request.user, campaign_id=campaign.pk, character_id=int(raw)
+            user=request.user, campaign_id=campaign.pk, character_id=character_id
         )
     except CampaignRefused as refused:
         return _detail(
@@ -553,13 +556,13 @@ def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "GET":
         return _settings_page(request, campaign)
     submitted = _submitted_settings(campaign, request.POST)
-    version = request.POST.get("version", "")
+    version = ascii_number(request.POST.get("version", ""))
     try:
         campaign, broken, saved = services.campaign_settings_save(
             user=request.user,
             campaign_id=campaign.pk,
             submitted=submitted,
-            expected_version=int(version) if version.isascii() and version.isdigit() else -1,
+            expected_version=-1 if version is None else version,
             confirmed=request.POST.get("confirmed") == "1",
         )
     except SettingsRefused as refused:

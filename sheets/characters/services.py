@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rulesets.core import InvalidEdit, resolve_settings
+from rulesets.core.parsing import clean_text, printable
 from rulesets.registry import get_ruleset, system_info
 from sheets.campaigns.models import Campaign
 from sheets.characters.models import (
@@ -53,11 +54,11 @@ class ActionRefused(Exception):
 
 
 def clean_name(raw: str) -> str:
-    name = " ".join(str(raw).split())
+    if len(" ".join(str(raw).split())) > NAME_MAX_LENGTH:
+        raise InvalidEdit(NAME_TRAIT, f"A name is at most {NAME_MAX_LENGTH} characters.")
+    name = clean_text(NAME_TRAIT, raw, label="The name", limit=NAME_MAX_LENGTH)
     if not name:
         raise InvalidEdit(NAME_TRAIT, "A character needs a name.")
-    if len(name) > NAME_MAX_LENGTH:
-        raise InvalidEdit(NAME_TRAIT, f"A name is at most {NAME_MAX_LENGTH} characters.")
     return name
 
 
@@ -103,7 +104,8 @@ def _record(character: Character, author: AbstractBaseUser | None, summary: str,
         character=character,
         author=author,
         version=character.version,
-        summary=summary[:200],
+        # The summary quotes what was typed, part of which the edit may not have read.
+        summary=printable(summary[:200]),
         before=old,
         after=new,
     )
@@ -305,13 +307,16 @@ REVIEW_COMMENT_MAX = 4000
 
 
 def _clean_comment(raw: str, *, required: bool) -> str:
-    comment = str(raw).strip()
+    if len(str(raw).strip()) > REVIEW_COMMENT_MAX:
+        raise ActionRefused(f"A comment is at most {REVIEW_COMMENT_MAX} characters.")
+    try:
+        comment = clean_text(
+            "comment", raw, label="The comment", limit=REVIEW_COMMENT_MAX, lines=True
+        )
+    except InvalidEdit as refused:
+        raise ActionRefused(refused.message) from None
     if required and not comment:
         raise ActionRefused("Say what should change: the comment is what the player reads.")
-    if len(comment) > REVIEW_COMMENT_MAX:
-        raise ActionRefused(f"A comment is at most {REVIEW_COMMENT_MAX} characters.")
-    if any(ord(c) < 32 and c not in "\n\r\t" for c in comment):
-        raise ActionRefused("The comment holds control characters; type it again.")
     return comment
 
 
@@ -360,11 +365,12 @@ def gm_note_save(*, user: AbstractBaseUser, character_id: int, text: str) -> GMN
     """Write the GM's private note on a character (GMs of its table only)."""
     with transaction.atomic():
         character, _ = character_for(user, character_id, Need.GM, for_update=True)
-        clean = str(text).replace("\r\n", "\n")
-        if len(clean) > GM_NOTE_MAX:
+        if len(str(text).replace("\r\n", "\n").strip()) > GM_NOTE_MAX:
             raise ActionRefused(f"GM notes are at most {GM_NOTE_MAX} characters.")
-        if "\x00" in clean:
-            raise ActionRefused("The note holds a NUL character; type it again.")
+        try:
+            clean = clean_text("text", text, label="The note", limit=GM_NOTE_MAX, lines=True)
+        except InvalidEdit as refused:
+            raise ActionRefused(refused.message) from None
         note, _ = GMNote.objects.update_or_create(
             character=character, defaults={"text": clean, "updated_by": user}
         )

@@ -19,6 +19,7 @@ from django_htmx.http import reswap, retarget
 
 from rulesets.core import InvalidEdit, Status, resolve_settings
 from rulesets.core.diff import Change, sheet_changes
+from rulesets.core.parsing import ascii_number
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.campaigns.models import Campaign
 from sheets.campaigns.services import CampaignRefused, character_take_out
@@ -43,7 +44,12 @@ from sheets.characters.services import (
     share_link_create,
     share_link_revoke,
 )
-from sheets.characters.transfer import ImportRefused, export_character, import_character
+from sheets.characters.transfer import (
+    ImportRefused,
+    export_character,
+    import_character,
+    too_large,
+)
 from sheets.permissions import (
     CharacterAccess,
     Need,
@@ -86,9 +92,10 @@ def _campaign_asked(request: HttpRequest) -> Campaign | None:
     raw = request.POST.get("campaign", "") or request.GET.get("campaign", "")
     if not raw:
         return None
-    if not (raw.isascii() and raw.isdigit()):
+    campaign_id = ascii_number(raw)
+    if campaign_id is None:
         raise Http404("No such campaign.")
-    return campaign_for(request.user, int(raw))[0]
+    return campaign_for(request.user, campaign_id)[0]
 
 
 @require_http_methods(["GET", "POST"])
@@ -126,9 +133,18 @@ def character_new(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _review_status(character: Character) -> dict:
-    """What changed since the last approval, in the labels a player reads."""
-    none: dict = {"approved_version": None, "approval_changes": []}
+def _review_status(character: Character, access: CharacterAccess) -> dict:
+    """Where the review stands, whether the owner may submit this version, and what changed
+    since the last approval, in the labels a player reads (redrawn after every edit)."""
+    can_submit = (
+        access.owner
+        and character.campaign_id is not None
+        and not (
+            character.review_state == ReviewState.SUBMITTED
+            and character.review_version == character.version
+        )
+    )
+    none: dict = {"approved_version": None, "approval_changes": [], "can_submit": can_submit}
     if not character.changed_since_approval:
         return none
     approval = last_approval(character)
@@ -138,7 +154,7 @@ def _review_status(character: Character) -> dict:
     changes = sheet_changes(ruleset, approval.sheet, character.sheet, character.readings_in_force)
     if approval.name != character.name:
         changes.insert(0, Change("character.name", "Name", approval.name, character.name))
-    return {"approved_version": approval.version, "approval_changes": changes}
+    return none | {"approved_version": approval.version, "approval_changes": changes}
 
 
 def _page_context(character: Character, access: CharacterAccess, **extra: object) -> dict:
@@ -147,14 +163,8 @@ def _page_context(character: Character, access: CharacterAccess, **extra: object
     GM notes are read only for a GM of the table: nothing else puts them in a context.
     """
     reviews = list(character.reviews.select_related("author")[:50])
-    context: dict = _review_status(character) | {
+    context: dict = _review_status(character, access) | {
         "reviews": reviews,
-        "can_submit": access.owner
-        and character.campaign_id is not None
-        and not (
-            character.review_state == ReviewState.SUBMITTED
-            and character.review_version == character.version
-        ),
         "gm_note": None,
         "share_links": [],
     }
@@ -228,9 +238,7 @@ def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
 @vary_on_headers("HX-Request")
 def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     edits = _edits_from(request.POST)
-    version = request.POST.get("version", "")
-    # ASCII digits only: "²" passes isdigit() but int() refuses it.
-    expected = int(version) if version.isascii() and version.isdigit() else -1
+    expected = _posted_version(request)
     before: list[Snapshot] = []
     stored: list[int] = []
 
@@ -257,7 +265,9 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
             # the page has to show their changes too, not only this one.
             return _merged(request, character, access, since=expected)
         context = edit_context(character, access=access, before=before[0])
-        return render(request, f"{SHELL}#edit-response", context | _review_status(character))
+        return render(
+            request, f"{SHELL}#edit-response", context | _review_status(character, access)
+        )
     # Without JavaScript, land back on the row that was edited, not the top of the page.
     anchor = f"#{trait_dom_id(next(iter(edits)))}" if len(edits) == 1 else ""
     return redirect(reverse("character_sheet", kwargs={"pk": character.pk}) + anchor)
@@ -275,7 +285,9 @@ def _refused(
         context = edit_context(
             character, access=access, before=Snapshot.of(character), errors=errors, submitted=edits
         )
-        return render(request, f"{SHELL}#edit-response", context | _review_status(character))
+        return render(
+            request, f"{SHELL}#edit-response", context | _review_status(character, access)
+        )
     return _sheet_page(request, character, access, status=400, errors=errors, submitted=edits)
 
 
@@ -334,9 +346,9 @@ def character_remove(request: HttpRequest, pk: int) -> HttpResponse:
             name = character_delete(
                 user=request.user,
                 character_id=pk,
-                expected_version=int(request.POST.get("version", "-1") or -1),
+                expected_version=_posted_version(request),
             )
-        except (StaleVersion, ValueError):
+        except StaleVersion:
             messages.error(
                 request,
                 "The character changed since you opened this page; look again before deleting it.",
@@ -379,9 +391,13 @@ def character_import(request: HttpRequest) -> HttpResponse:
         upload = request.FILES.get("file")
         if upload is None:
             error = "Choose a character file (.json) to import."
+        elif upload.size > settings.CHARACTER_IMPORT_MAX_BYTES:
+            # An oversized file was never stored (sheets/characters/uploads.py): only its size.
+            error = str(too_large(upload.size))
         else:
             try:
-                # Read one byte past the limit, so an oversized file is refused unparsed.
+                # Read one byte past the limit, so a file that lied about its size is
+                # refused unparsed.
                 raw = upload.read(settings.CHARACTER_IMPORT_MAX_BYTES + 1)
                 character = import_character(owner=request.user, raw=raw)
             except ImportRefused as refused:
@@ -412,8 +428,9 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _posted_version(request: HttpRequest) -> int:
-    raw = request.POST.get("version", "")
-    return int(raw) if raw.isascii() and raw.isdigit() else -1
+    """The version a form was drawn at; -1, which no sheet has, when it is not a number."""
+    version = ascii_number(request.POST.get("version", ""))
+    return -1 if version is None else version
 
 
 def _review_action(

@@ -295,3 +295,12 @@ def test_sheets_stored_before_schema_versions_upgrade_and_validate(key, which):
         ruleset.check(upgraded, chosen).ok
         == ruleset.check(ruleset.validate_sheet(upgraded), chosen).ok
     )
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize(
+    "trait", ["weapon.².name", "xp.².remove", "equipment.².name", "skill.².stat", "a.\x00.b", ""]
+)
+def test_a_label_is_found_for_any_key_without_raising(key, trait):
+    # A revision summary labels whatever a form posted, valid or not.
+    assert isinstance(get_ruleset(key).trait_label(trait), str)

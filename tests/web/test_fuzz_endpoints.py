@@ -1,0 +1,407 @@
+"""Generated input, posted to every form and htmx endpoint: never a server error, and a
+refused request leaves what is stored exactly as it was.
+
+The inputs mix the sheet's real trait keys and values with what broke the server once:
+NUL and other control characters, escaped surrogates, "²" and other non-ASCII digits
+where a row number goes, huge numbers, NaN, long text and trait keys bent out of shape.
+
+Each test tries FUZZ_EXAMPLES inputs (default 10, to keep the suite fast). A longer run:
+
+    FUZZ_EXAMPLES=2000 .venv/bin/python -m pytest tests/web/test_fuzz_endpoints.py -q
+
+and on PostgreSQL, which refuses more than SQLite does, with DATABASE_URL set to it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from html import unescape
+from typing import Any
+from urllib.parse import quote
+
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.forms.models import model_to_dict
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.django import TestCase
+
+from rulesets.registry import SYSTEMS, get_ruleset
+from sheets.campaigns.models import Campaign, Invitation, Membership
+from sheets.campaigns.services import (
+    campaign_create,
+    campaign_join,
+    character_bring,
+    invitation_create,
+)
+from sheets.characters.models import Character, GMNote, Review
+from sheets.characters.services import character_create, character_submit
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+# What broke the server once, or nearly: each is tried as a value, and inside keys.
+ODD = [
+    "\x00",
+    "a\x00b",
+    "\\ud800",
+    "\\udfff",
+    "²",
+    "٣",
+    "-1",
+    "+1",
+    "1e400",
+    "NaN",
+    "-Infinity",
+    "9" * 4400,
+    "x" * 5000,
+    "",
+    " ",
+    "0",
+    "1",
+    "99999999999",
+    "on",
+    "|",
+    "a|b|c",
+    "..",
+    "\r\n",
+    "\x7f",
+    "\x1b[31m",
+    "\u202e",
+    "\ufffe",
+    "🜁",
+    "<b>x</b>",
+    "{{ x }}",
+    "%00",
+]
+ODD_TEXT = st.sampled_from(ODD) | st.text(max_size=40) | st.integers().map(str)
+
+
+def stored_rows(model: Any, **filters: Any) -> list[dict]:
+    """Every field of the matching rows, as stored, in a stable order."""
+    return [model_to_dict(row) | {"pk": row.pk} for row in model.objects.filter(**filters)]
+
+
+# The sheet form of each system, as its page offers it: field names and button values.
+_FORMS: dict[str, tuple[list[str], list[str]]] = {}
+
+
+def sheet_form(client: Client, character: Character) -> tuple[list[str], list[str]]:
+    """The trait keys the sheet page posts, and its buttons' "trait=value" pairs.
+
+    Read from the page itself, so every field and button any layout draws is tried.
+    """
+    if character.system not in _FORMS:
+        page = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
+        names = sorted(set(re.findall(r'name="([^"]+)"', page)) - {"csrfmiddlewaretoken"})
+        buttons = sorted(set(re.findall(r'name="edit"\s+value="([^"]+)"', page)))
+        _FORMS[character.system] = (names, [unescape(value) for value in buttons])
+    return _FORMS[character.system]
+
+
+def bent(key: str) -> st.SearchStrategy[str]:
+    """A trait key, or one bent out of shape: a row number in other digits, a part
+    dropped or added, a control character inside."""
+    parts = key.split(".")
+    changes = [st.just(key)]
+    for index in range(len(parts)):
+        changes.append(
+            st.sampled_from(["²", "٣", "-1", "999999", "", "x", "\x00", "0" * 9]).map(
+                lambda odd, index=index: ".".join([*parts[:index], odd, *parts[index + 1 :]])
+            )
+        )
+    changes.append(st.just(".".join(parts[:-1])))
+    changes.append(ODD_TEXT.map(lambda extra: f"{key}.{extra}"))
+    return st.one_of(changes)
+
+
+@st.composite
+def sheet_posts(draw: Any, names: list[str], buttons: list[str]) -> dict[str, str]:
+    """One post of the sheet form: a button, one field ("only") or the whole form."""
+    mode = draw(st.sampled_from(["edit", "only", "save"]))
+    if mode == "edit":
+        trait, _, value = draw(st.sampled_from(buttons)).partition("=")
+        value = draw(st.just(value) | ODD_TEXT)
+        return {"edit": f"{draw(bent(trait))}={value}"}
+    if mode == "only":
+        trait = draw(bent(draw(st.sampled_from(names))))
+        post = {"only": trait, trait: draw(ODD_TEXT)}
+        for extra in range(1, draw(st.integers(0, 3)) + 1):
+            post[f"{trait}.{extra}"] = draw(ODD_TEXT)
+        return post
+    fields = draw(st.lists(st.sampled_from(names), min_size=1, max_size=6, unique=True))
+    post = {draw(bent(field)): draw(ODD_TEXT) for field in fields}
+    return post | {"save": draw(st.sampled_from(["all", "details", "readings", "x"]))}
+
+
+ODD_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | ODD_TEXT
+    | st.sampled_from(["\ud800", "\udfff", "a\x00b"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ODD_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def _paths(value: Any, prefix: tuple = ()) -> Any:
+    yield prefix
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _paths(inner, (*prefix, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _paths(inner, (*prefix, index))
+
+
+@st.composite
+def character_files(draw: Any) -> bytes:
+    """A real character file with one part replaced by an odd value, or raw bytes that
+    are barely JSON (deep nesting, huge numbers, NaN)."""
+    kind = draw(st.sampled_from(["file", "file", "raw"]))
+    if kind == "raw":
+        return draw(
+            st.sampled_from(
+                [
+                    b"[" * 5000,
+                    b"{" * 3000,
+                    b'{"format": "datapad-character", "schema_version": ' + b"9" * 5000 + b"}",
+                    b'{"format": "datapad-character", "schema_version": NaN}',
+                    b'{"format": "datapad-character", "schema_version": 1e999}',
+                    b'{"format": "datapad-character", "name": "\\ud800"}',
+                    b"\xff\xfe\x00\x00",
+                    b"",
+                ]
+            )
+            | st.binary(max_size=200)
+        )
+    system = draw(st.sampled_from(sorted(SYSTEMS)))
+    data = {
+        "format": "datapad-character",
+        "schema_version": 1,
+        "system": system,
+        "name": "Fuzzed",
+        "rule_settings": {},
+        "sheet": get_ruleset(system).demo_sheet(),
+    }
+    path = draw(st.sampled_from([p for p in _paths(data) if p]))
+    target = data
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = draw(ODD_JSON)
+    # json.dumps writes a lone surrogate as the escape "\ud800", as another tool would.
+    return json.dumps(data, allow_nan=True).encode()
+
+
+class FuzzCase(TestCase):
+    """Each generated input runs in a transaction of its own, rolled back after it, with
+    its own people (setUp would run once per test, outside those transactions)."""
+
+    def setup_example(self) -> None:
+        super().setup_example()
+        users = get_user_model().objects
+        self.player = users.create_user("fuzz_player", password="fuzz-pass-123456")
+        self.gm = users.create_user("fuzz_gm", password="fuzz-pass-123456")
+        self.stranger = users.create_user("fuzz_stranger", password="fuzz-pass-123456")
+        self.as_player = self._client(self.player)
+        self.as_gm = self._client(self.gm)
+        self.as_stranger = self._client(self.stranger)
+
+    def _client(self, user: Any) -> Client:
+        client = Client()
+        client.force_login(user)
+        return client
+
+    def assertNoServerError(self, response: Any) -> None:
+        self.assertLess(response.status_code, 500, response.content[:500])
+
+    def table(self) -> tuple[Campaign, Character]:
+        campaign = campaign_create(user=self.gm, name="Fuzz table", system="swd10")
+        link = invitation_create(user=self.gm, campaign_id=campaign.pk)
+        campaign_join(user=self.player, token=link.token)
+        character = character_create(
+            owner=self.player,
+            name="Fuzzed",
+            system="swd10",
+            sheet=get_ruleset("swd10").demo_sheet(),
+        )
+        character_bring(user=self.player, campaign_id=campaign.pk, character_id=character.pk)
+        character.refresh_from_db()
+        return campaign, character
+
+
+class SheetEdits(FuzzCase):
+    def _check(self, system: str, data: Any) -> None:
+        character = character_create(
+            owner=self.player,
+            name="Fuzzed",
+            system=system,
+            sheet=get_ruleset(system).demo_sheet(),
+        )
+        names, buttons = sheet_form(self.as_player, character)
+        post = data.draw(sheet_posts(names, buttons))
+        htmx = data.draw(st.booleans())
+        before = stored_rows(Character, pk=character.pk)
+        response = self.as_player.post(
+            reverse("character_edit", args=[character.pk]),
+            {"version": character.version} | post,
+            headers={"HX-Request": "true"} if htmx else {},
+        )
+        self.assertNoServerError(response)
+        after = stored_rows(Character, pk=character.pk)
+        if not htmx and response.status_code != 302:
+            self.assertEqual(after, before, f"refused ({response.status_code}) but changed")
+        # Whatever the answer, a stored change is a whole new version with its revision.
+        if after != before:
+            self.assertEqual(after[0]["version"], before[0]["version"] + 1)
+            self.assertEqual(character.revisions.count(), 2)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_swd10(self, data: Any) -> None:
+        self._check("swd10", data)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_ore(self, data: Any) -> None:
+        self._check("ore", data)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_weg_d6(self, data: Any) -> None:
+        self._check("weg_d6", data)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_o3d10(self, data: Any) -> None:
+        self._check("o3d10", data)
+
+
+class CharacterForms(FuzzCase):
+    @FUZZ
+    @given(name=ODD_TEXT, system=st.sampled_from(sorted(SYSTEMS)) | ODD_TEXT)
+    def test_new_character(self, name: str, system: str) -> None:
+        response = self.as_player.post(reverse("character_new"), {"name": name, "system": system})
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertFalse(Character.objects.exists())
+
+    @FUZZ
+    @given(raw=character_files())
+    def test_import(self, raw: bytes) -> None:
+        upload = SimpleUploadedFile("fuzzed.datapad.json", raw, "application/json")
+        response = self.as_player.post(reverse("character_import"), {"file": upload})
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertFalse(Character.objects.exists())
+        else:
+            # An accepted file makes a character that opens.
+            character = Character.objects.get()
+            page = self.as_player.get(reverse("character_sheet", args=[character.pk]))
+            self.assertEqual(page.status_code, 200)
+
+
+class CampaignForms(FuzzCase):
+    @FUZZ
+    @given(name=ODD_TEXT, system=st.sampled_from(sorted(SYSTEMS)) | ODD_TEXT, about=ODD_TEXT)
+    def test_new_campaign(self, name: str, system: str, about: str) -> None:
+        response = self.as_gm.post(
+            reverse("campaign_new"), {"name": name, "system": system, "description": about}
+        )
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertFalse(Campaign.objects.exists())
+
+    @FUZZ
+    @given(name=ODD_TEXT, about=ODD_TEXT)
+    def test_campaign_edit(self, name: str, about: str) -> None:
+        campaign, _ = self.table()
+        before = stored_rows(Campaign)
+        response = self.as_gm.post(
+            reverse("campaign_edit", args=[campaign.pk]), {"name": name, "description": about}
+        )
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertEqual(stored_rows(Campaign), before)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_house_rules(self, data: Any) -> None:
+        campaign, _ = self.table()
+        keys = [setting.key for setting in get_ruleset("swd10").SETTINGS]
+        fields = data.draw(st.lists(st.sampled_from(keys) | ODD_TEXT, max_size=4))
+        post = {key: data.draw(ODD_TEXT) for key in fields}
+        post |= {
+            "version": data.draw(st.just(str(campaign.version)) | ODD_TEXT),
+            "confirmed": data.draw(st.sampled_from(["1", "0", ""]) | ODD_TEXT),
+        }
+        before = stored_rows(Campaign), stored_rows(Character)
+        response = self.as_gm.post(reverse("campaign_settings", args=[campaign.pk]), post)
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertEqual((stored_rows(Campaign), stored_rows(Character)), before)
+
+    @FUZZ
+    @given(
+        expires=ODD_TEXT | st.datetimes().map(lambda moment: moment.isoformat()),
+        uses=ODD_TEXT,
+        htmx=st.booleans(),
+    )
+    def test_invitation(self, expires: str, uses: str, htmx: bool) -> None:
+        campaign, _ = self.table()
+        before = stored_rows(Invitation)
+        response = self.as_gm.post(
+            reverse("campaign_invite", args=[campaign.pk]),
+            {"expires_at": expires, "max_uses": uses},
+            headers={"HX-Request": "true"} if htmx else {},
+        )
+        self.assertNoServerError(response)
+        if len(stored_rows(Invitation)) == len(before):
+            self.assertEqual(stored_rows(Invitation), before)
+
+    @FUZZ
+    @given(
+        comment=ODD_TEXT,
+        action=st.sampled_from(["character_request_changes", "character_approve"]),
+        version=st.none() | ODD_TEXT,
+    )
+    def test_review_comment(self, comment: str, action: str, version: str | None) -> None:
+        _, character = self.table()
+        character_submit(user=self.player, character_id=character.pk, version=character.version)
+        before = stored_rows(Character), stored_rows(Review)
+        response = self.as_gm.post(
+            reverse(action, args=[character.pk]),
+            {"comment": comment, "version": character.version if version is None else version},
+        )
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertEqual((stored_rows(Character), stored_rows(Review)), before)
+
+    @FUZZ
+    @given(text=ODD_TEXT)
+    def test_gm_note(self, text: str) -> None:
+        _, character = self.table()
+        response = self.as_gm.post(reverse("gm_note_save", args=[character.pk]), {"text": text})
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertFalse(GMNote.objects.exists())
+
+    @FUZZ
+    @given(token=ODD_TEXT, post=st.booleans())
+    def test_join_token(self, token: str, post: bool) -> None:
+        self.table()
+        before = stored_rows(Membership), stored_rows(Invitation)
+        url = f"/campaigns/join/{quote(token, safe='')}/"
+        response = self.as_stranger.post(url) if post else self.as_stranger.get(url)
+        self.assertNoServerError(response)
+        self.assertEqual((stored_rows(Membership), stored_rows(Invitation)), before)
