@@ -10,7 +10,7 @@ PDF_PACKAGES := libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0
 TEST_PACKAGES := chromium poppler-utils
 SYSTEM_PACKAGES := $(PDF_PACKAGES) $(TEST_PACKAGES)
 
-.PHONY: run test bench lint format demo system-deps pdf-deps setup clean
+.PHONY: run test bench load lint format demo system-deps pdf-deps setup clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,13 @@ test: $(INSTALLED) system-deps
 
 bench: pdf-deps setup
 	$(BIN)/python manage.py bench
+
+# 50 players, one edit every 2 s each, against gunicorn on PostgreSQL, beside the same load
+# on the logged-in home page; then both with no pause. Not part of `make test`. Options:
+# make load LOAD_ARGS="--seconds 60 --workers 5"; another database: LOAD_DATABASE_URL=...
+LOAD_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/datapad_load
+load: pdf-deps $(INSTALLED)
+	DATABASE_URL=$(LOAD_DATABASE_URL) $(BIN)/python manage.py loadtest $(LOAD_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

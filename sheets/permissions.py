@@ -144,13 +144,20 @@ def trait_refusal(
         return "At a table, the GM sets the house rules, on the campaign's page."
     if trait in gm_rows or _gm_edit(character.system, trait):
         return "" if access.gm else "At a table, only the GM sets this."
-    if access.owner:
+    if access.owner or (access.gm and _table_edit(character.system, trait)):
         return ""
     return "Only the player changes this; as GM you set the traits marked GM."
 
 
 def _gm_edit(system: str, trait: str) -> bool:
     return any(fnmatchcase(trait, pattern) for pattern in get_ruleset(system).GM_EDITS)
+
+
+def _table_edit(system: str, trait: str) -> bool:
+    """Damage a fight leaves (O.R.E. wound boxes, 1o3d10 HP lost): the player marks it on
+    their own sheet and the table's GM on any sheet at the table (`TABLE_EDITS`)."""
+    patterns = getattr(get_ruleset(system), "TABLE_EDITS", ())
+    return any(fnmatchcase(trait, pattern) for pattern in patterns)
 
 
 def gm_rows(rows: list[TraitRow]) -> set[str]:

@@ -4,11 +4,21 @@ DATABASE_URL  database (default: SQLite file db.sqlite3 beside manage.py)
 SECRET_KEY    required when DEBUG is off
 DEBUG         "1"/"true" for development (default on, for `make run`)
 ALLOWED_HOSTS comma-separated host names
+HTTPS         "0" when served over plain HTTP (a LAN): turns off the four settings below,
+              which are on by default when DEBUG is off
+SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE
+              each one alone ("0"/"1"; seconds for HSTS)
+SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD  HSTS extras (default on / off)
+PROXY_SSL_HEADER "1" behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto
+TRUSTED_PROXIES number of reverse proxies in front (login throttling reads the client's
+              address from X-Forwarded-For then; default 0: the connection's address)
+REDIS_URL     e.g. redis://127.0.0.1:6379/0: sessions read through this shared cache
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -44,23 +54,34 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "csp",
+    "axes",
     "django_tasks",
     "django_tasks_db",
     "sheets.accounts",
     "sheets.campaigns",
     "sheets.characters",
+    "sheets.rolls",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compresses HTML and htmx answers (static files are compressed by WhiteNoise). BREACH:
+    # Django pads every gzip answer with random bytes, and masks the CSRF token afresh in
+    # every response, so a secret's compressed length leaks nothing usable.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "sheets.middleware.private_pages",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "sheets.urls"
@@ -131,10 +152,76 @@ TASKS = {
 # An imported character file larger than this is refused before it is parsed. The first
 # upload handler refuses a larger body from its declared size, before storing any of it;
 # the file under the limit stays in memory.
-CHARACTER_IMPORT_MAX_BYTES = 256 * 1024
+# A file carries the sheet's history and ledger too: 1,000 row edits keep under 2 MB of
+# revisions (tests/web/test_history.py), so a long-played character still fits.
+CHARACTER_IMPORT_MAX_BYTES = 8 * 1024 * 1024
 FILE_UPLOAD_HANDLERS = [
     "sheets.characters.uploads.SizeLimitHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
 FILE_UPLOAD_MAX_MEMORY_SIZE = CHARACTER_IMPORT_MAX_BYTES + 16 * 1024
+
+# --- Production security ---------------------------------------------------------------
+# On by default when DEBUG is off; HTTPS=0 turns them off together for a plain-HTTP LAN,
+# and each can be set alone. `manage.py check --deploy` is clean with the defaults.
+HTTPS = _flag("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = _flag("SECURE_SSL_REDIRECT", HTTPS)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+# Preloading commits the domain and its subdomains to HTTPS in browsers for months: a
+# choice for whoever owns the domain, so it is off and its check (W021) is not a warning.
+SECURE_HSTS_PRELOAD = _flag("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SESSION_COOKIE_SECURE = _flag("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE = _flag("CSRF_COOKIE_SECURE", HTTPS)
+if _flag("PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+
+# Content Security Policy (django-csp): scripts and styles only from our own static files,
+# no inline script, no eval (htmx is told so in base.html), no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    }
+}
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user
+# name, or from one address, that user name or address is refused for AXES_COOLOFF_TIME,
+# even with the right password. A success does not wipe the failures of an address.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_CALLABLE = "sheets.accounts.lockout.locked_out"
+AXES_CLIENT_IP_CALLABLE = "sheets.middleware.client_address"
+AXES_RESET_ON_SUCCESS = False
+AXES_VERBOSE = False
+
+# Sessions: in the database, or read through Redis when REDIS_URL is set. The cache must be
+# one every worker and app server shares: a per-process cache would keep a logged-out
+# session alive in the other processes. cached_db still writes the database, so a Redis
+# restart logs nobody out.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "datapad"),
+        }
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from sheets import views
 from sheets.accounts import views as account_views
+from sheets.characters import catalog_views, history_views
 from sheets.characters import views as character_views
 
 urlpatterns = [
@@ -20,8 +21,16 @@ urlpatterns = [
     path("characters/<int:pk>/delete/", character_views.character_remove, name="character_remove"),
     path("characters/<int:pk>/pdf/", character_views.character_pdf, name="character_pdf"),
     path("characters/<int:pk>/export/", character_views.character_export, name="character_export"),
+    path("characters/<int:pk>/history/", history_views.character_history, name="character_history"),
     path(
-        "characters/<int:pk>/history/", character_views.character_history, name="character_history"
+        "characters/<int:pk>/history/diff/",
+        history_views.character_history_diff,
+        name="character_history_diff",
+    ),
+    path(
+        "characters/<int:pk>/history/<int:version>/restore/",
+        history_views.character_history_restore,
+        name="character_history_restore",
     ),
     path(
         "characters/<int:pk>/submit/",
@@ -57,13 +66,23 @@ urlpatterns = [
     # Read-only share links: no login, no form, nothing private.
     path("s/<slug:token>/", character_views.shared_sheet, name="shared_sheet"),
     path("s/<slug:token>/pdf/", character_views.shared_pdf, name="shared_pdf"),
+    # Catalog suggestions while typing into an "add" row (nothing of anyone's is read).
+    path(
+        "catalogs/ore/weapons/",
+        catalog_views.ore_weapon_matches,
+        name="ore_weapon_matches",
+    ),
     path(
         "schema/character-file.json",
         character_views.character_file_schema_view,
         name="character_file_schema",
     ),
+    # The advancement ledger: awards, purchases, undo (sheets/characters/ledger_urls.py).
+    path("", include("sheets.characters.ledger_urls")),
     # Campaign pages (sheets/campaigns/urls.py) and the table's PDF (print_urls.py).
     path("campaigns/", include("sheets.campaigns.urls")),
     path("campaigns/", include("sheets.campaigns.print_urls")),
+    # Rolls from a sheet, their odds and the logs (sheets/rolls/urls.py).
+    path("", include("sheets.rolls.urls")),
     path("admin/", admin.site.urls),
 ]

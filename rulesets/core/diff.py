@@ -6,10 +6,11 @@ matched by its trait key and compared by what the sheet shows for it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.core.rows import TraitRow
 from rulesets.core.ruleset import Ruleset
 from rulesets.core.settings import resolve_settings
 
@@ -49,8 +50,13 @@ def sheet_changes(
 ) -> list[Change]:
     """List the rows whose shown value differs, in the order the newer sheet prints them."""
     settings = resolve_settings(ruleset.SETTINGS, chosen)
-    old = {row.key: row for row in ruleset.trait_rows(before, settings)}
-    new = {row.key: row for row in ruleset.trait_rows(after, settings)}
+    return row_changes(ruleset.trait_rows(before, settings), ruleset.trait_rows(after, settings))
+
+
+def row_changes(before: Iterable[TraitRow], after: Iterable[TraitRow]) -> list[Change]:
+    """`sheet_changes` for rows already asked of the engine (a caller keeping them)."""
+    old = {row.key: row for row in before}
+    new = {row.key: row for row in after}
     changes = []
     for key, row in new.items():
         previous = old.get(key)

@@ -13,6 +13,7 @@ an injected random.Random. `settings` is always the resolved mapping
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -20,6 +21,7 @@ from pydantic import BaseModel
 
 from rulesets.core.cost import Cost
 from rulesets.core.report import Report
+from rulesets.core.rolls import Odds, Rollable, RollOption, RollResult
 from rulesets.core.rows import Status, TraitRow
 from rulesets.core.schema import Migration
 from rulesets.core.settings import Setting
@@ -74,6 +76,26 @@ class Ruleset(Protocol):
     def status(self, sheet: Sheet, settings: Settings) -> Status:
         """Summarise the sheet for a GM's list: stage, legal, errors, warnings, unspent."""
 
+    # The dice (rulesets/core/rolls.py). `options` is parse_roll_options(roll_options(...),
+    # form) joined with dice_readings(settings, DICE_READINGS); DICE_READINGS names the
+    # settings (dice readings, declared in dice.py and part of SETTINGS) the dice use.
+    DICE_READINGS: tuple[str, ...]
+
+    def rollables(self, sheet: Sheet, settings: Settings) -> tuple[Rollable, ...]:
+        """Return every trait or pool of the sheet that can be rolled, with what the sheet
+        adds to it (wounds, points to spend) as facts."""
+
+    def roll_options(self, rollable: Rollable, settings: Settings) -> tuple[RollOption, ...]:
+        """Return the modifiers a player sets before rolling, each with its range."""
+
+    def odds(self, rollable: Rollable, options: Settings) -> Odds:
+        """Return the exact chance of success (Fractions, never a simulation) and the bars of
+        the distribution, or raise InvalidRoll(option, message)."""
+
+    def roll(self, rollable: Rollable, options: Settings, rng: random.Random) -> RollResult:
+        """Roll once with the caller's generator, read as `odds` counts, or raise
+        InvalidRoll."""
+
 
 CONTRACT = (
     "blank_sheet",
@@ -86,4 +108,8 @@ CONTRACT = (
     "trait_label",
     "trait_rows",
     "status",
+    "rollables",
+    "roll_options",
+    "odds",
+    "roll",
 )

@@ -12,10 +12,17 @@ from __future__ import annotations
 
 from rulesets.o3d10.data import SETTINGS
 from rulesets.o3d10.dice import (
+    DICE_READINGS,
+    TABLE_EDITS,
     chance_at_least,
     critical_fail_count,
     explosion_at_least,
     kept_counts,
+    odds,
+    roll,
+    roll_edits,
+    roll_options,
+    rollables,
     success_chance,
 )
 from rulesets.o3d10.edits import apply_edit
@@ -39,12 +46,14 @@ from rulesets.o3d10.sheet import (
 )
 
 __all__ = [
+    "DICE_READINGS",
     "GM_EDITS",
     "KEY",
     "MIGRATIONS",
     "SCHEMA",
     "SCHEMA_VERSION",
     "SETTINGS",
+    "TABLE_EDITS",
     "advance_cost",
     "apply_edit",
     "blank_sheet",
@@ -55,6 +64,11 @@ __all__ = [
     "derived",
     "explosion_at_least",
     "kept_counts",
+    "odds",
+    "roll",
+    "roll_edits",
+    "roll_options",
+    "rollables",
     "status",
     "success_chance",
     "trait_label",

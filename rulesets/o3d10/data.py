@@ -507,10 +507,11 @@ SETTINGS: tuple[Setting, ...] = (
         "What an exploding 10 adds",
         "max_of_3d10",
         "L9; digest §2.1 reading B",
-        "The seed's wording allows two readings.",
+        "The seed's wording can be read three ways.",
         choices=(
             ("max_of_3d10", "Roll 3d10 once more and add the highest (literal)"),
             ("open_d10", "Add 1d10, rolling again on every 10 (open-ended)"),
+            ("new_1o3d10", "Roll a new 1o3d10 and add it (again on a kept 10)"),
         ),
     ),
     Setting(
@@ -546,6 +547,13 @@ SETTINGS: tuple[Setting, ...] = (
         False,
         "L9, L17; digest §2.1 proposal",
         "By default a Luck 10 was not rolled, so it does not explode.",
+    ),
+    Setting(
+        "ranged_damage_bonus",
+        "A ranged hit gains +1d6 damage per full 10 over the difficulty",
+        False,
+        "L59 gives the bonus to melee; the ranged rules (L61-L80) name none",
+        "By default only melee attacks gain it, as the seed prints.",
     ),
     Setting(
         "reaction_points_at_15",

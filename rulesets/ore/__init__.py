@@ -7,7 +7,9 @@ The sheet's shape is the schema in `sheet.py`; `trait_rows` lists every trait ke
 
 from __future__ import annotations
 
+from rulesets.ore.combat import TABLE_EDITS
 from rulesets.ore.data import SETTINGS
+from rulesets.ore.dice import DICE_READINGS, odds, roll, roll_options, rollables
 from rulesets.ore.edits import apply_edit
 from rulesets.ore.rules import (
     advance_cost,
@@ -36,12 +38,14 @@ KEY = "ore"
 GM_EDITS = ("xp.add", "xp.award", "xp.*.remove")
 
 __all__ = [
+    "DICE_READINGS",
     "GM_EDITS",
     "KEY",
     "MIGRATIONS",
     "SCHEMA",
     "SCHEMA_VERSION",
     "SETTINGS",
+    "TABLE_EDITS",
     "advance_cost",
     "apply_edit",
     "bacta_hours",
@@ -52,7 +56,11 @@ __all__ = [
     "demo_sheet",
     "derived",
     "next_costs",
+    "odds",
     "points_spent",
+    "roll",
+    "roll_options",
+    "rollables",
     "status",
     "trait_label",
     "trait_rows",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulesets.core import Setting
+from rulesets.ore.dice import DICE_SETTINGS
 
 # --- Stats (L29, L640-L652, sheet L1106-L1116) -------------------------------------------
 
@@ -856,3 +857,5 @@ SETTINGS: tuple[Setting, ...] = (
         ),
     ),
 )
+# The dice readings (which dice a 10-dice cap drops, bad failures) live with the dice.
+SETTINGS += DICE_SETTINGS

@@ -55,8 +55,10 @@ from rulesets.ore.data import (
     TEXT_MAX_LENGTH,
     WEAPON_BY_SLUG,
     WEAPON_ROWS,
+    WEAPONS,
     WILLPOWER_BOUGHT_MAXIMUM,
     XP_AWARD_ROWS,
+    Weapon,
 )
 from rulesets.ore.rules import (
     base_willpower,
@@ -587,17 +589,27 @@ def _edit_weapon(sheet: dict, trait: str, rest: list[str], raw: str, settings: M
 
 
 def _weapon_from(trait: str, raw: str) -> dict:
-    name = parse_text(trait, raw, label="The weapon's name", limit=ROW_TEXT_LENGTH)
+    """Add a catalog weapon by its name, or one of the player's own as "Name|damage".
+
+    A name the catalog lacks ("Blaster pistol" for its "Blaster") is refused with the
+    weapons it may mean: a weapon of one's own is added only once its damage is given,
+    so a typo never quietly becomes a weapon with no stats.
+    """
+    name_part, _bar, damage_part = str(raw).partition("|")
+    name = parse_text(trait, name_part, label="The weapon's name", limit=ROW_TEXT_LENGTH)
+    damage = parse_text(trait, damage_part, label="Damage", limit=ROW_TEXT_LENGTH)
+    if not name:
+        raise InvalidEdit(trait, "Name the weapon or pick it from the list.")
     weapon = WEAPON_BY_SLUG.get(name.lower()) or next(
         (w for w in WEAPON_BY_SLUG.values() if w.label.lower() == name.lower()), None
     )
     if weapon is None:
-        if not name:
-            raise InvalidEdit(trait, "Name the weapon or pick it from the list.")
+        if not damage:
+            raise InvalidEdit(trait, _not_in_catalog(name))
         return {
             "from": "",
             "name": name,
-            "damage": "width",
+            "damage": damage,
             "penetration": 0,
             "initiative": 0,
             "special": "",
@@ -605,11 +617,47 @@ def _weapon_from(trait: str, raw: str) -> dict:
     return {
         "from": weapon.slug,
         "name": weapon.label,
-        "damage": weapon.damage,
+        "damage": damage or weapon.damage,
         "penetration": weapon.penetration,
         "initiative": weapon.initiative,
         "special": weapon.special,
     }
+
+
+def _not_in_catalog(name: str) -> str:
+    near = weapon_matches(name, most=4)
+    said = f"“{name[:60]}” is not in the weapon list"
+    if near:
+        said += ". Did you mean " + ", ".join(w.label for w in near) + "? Pick one from the list"
+    return (
+        said + ", or give its damage (e.g. width+1) to add it as your own weapon; "
+        "its other stats start at 0."
+    )
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+# Words this short match too much of the catalog to suggest anything.
+_SHORTEST_WORD = 2
+
+
+def weapon_matches(text: str, *, most: int = 8) -> tuple[Weapon, ...]:
+    """Return the catalog weapons a typed name may mean, best first.
+
+    Each typed word is looked for inside the weapon's name and its kind, so "Blaster
+    pistol" finds Blaster (a pistol) before Blaster rifle; more words found rank first,
+    then shorter names.
+    """
+    typed = _WORD.findall(str(text)[:ROW_TEXT_LENGTH].lower())[:8]
+    words = [word for word in typed if len(word) >= _SHORTEST_WORD]
+    if not words:
+        return ()
+    ranked = []
+    for weapon in WEAPONS:
+        own = _WORD.findall(f"{weapon.label} {weapon.category}".lower())
+        found = sum(1 for word in words if any(word in part for part in own))
+        if found:
+            ranked.append((-found, len(weapon.label), weapon.label, weapon))
+    return tuple(entry[-1] for entry in sorted(ranked)[:most])
 
 
 def _edit_wound(sheet: dict, trait: str, rest: list[str], raw: str, settings: Mapping) -> None:

@@ -595,11 +595,15 @@ def _priced(raisable: Raisable, new_value: int, unit: str) -> Cost:
 
 
 def next_costs(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, Cost]:
-    """Price the next step of every trait that can still go up."""
-    unit = cost_unit(sheet)
+    """Price the next step of every trait that can still go up: one pass over the sheet
+    (raisables once), not one per trait, so a sheet of hundreds of skills stays linear."""
+    return _next_costs(raisables(sheet, settings), cost_unit(sheet))
+
+
+def _next_costs(found: Mapping[str, Raisable], unit: str) -> dict[str, Cost]:
     return {
         trait: _priced(raisable, raisable.current + 1, unit)
-        for trait, raisable in raisables(sheet, settings).items()
+        for trait, raisable in found.items()
         if raisable.current < raisable.maximum
     }
 
@@ -1298,7 +1302,7 @@ class _Rows:
 
     def __init__(self, sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> None:
         self.ranges = raisables(sheet, settings)
-        self.costs = next_costs(sheet, settings)
+        self.costs = _next_costs(self.ranges, cost_unit(sheet))
         self.rows: list[TraitRow] = []
 
     def add(self, key: str, label: str, section: str, value: Any, kind: RowKind, **extra) -> None:

@@ -7,6 +7,15 @@ ability prerequisites and xp.py prices raises.
 
 from __future__ import annotations
 
+from rulesets.swd10.dice import (
+    DICE_READINGS,
+    ROLL_SPENDS,
+    odds,
+    roll,
+    roll_edits,
+    roll_options,
+    rollables,
+)
 from rulesets.swd10.edits import apply_edit
 from rulesets.swd10.rules import (
     SETTINGS,
@@ -33,9 +42,11 @@ KEY = "swd10"
 GM_EDITS: tuple[str, ...] = ()
 
 __all__ = [
+    "DICE_READINGS",
     "GM_EDITS",
     "KEY",
     "MIGRATIONS",
+    "ROLL_SPENDS",
     "SCHEMA",
     "SCHEMA_VERSION",
     "SETTINGS",
@@ -46,7 +57,12 @@ __all__ = [
     "demo_sheet",
     "derived",
     "health_track",
+    "odds",
     "owned_merits",
+    "roll",
+    "roll_edits",
+    "roll_options",
+    "rollables",
     "status",
     "trait_label",
     "trait_rows",

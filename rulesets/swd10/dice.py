@@ -1,1 +1,680 @@
-"""SWd10 dice: rolls and odds come with the dice issue."""
+"""SWd10 rolls and their exact odds: a pool of d10 against a difficulty, counting successes.
+
+Seed 000 leaves the core dice rules to the Storytelling rulebook (L73), so each of them is a
+reading in DICE_SETTINGS, with the digest's proposal (Revised Storytelling, digest §6.2) as
+the default: whether 1s cancel successes, what a botch is, what a specialty does, and how a
+difficulty above 10 is rolled (L1450). Stated in the seed: the Path roll after a mistake
+(L120-126), Willpower's automatic success and where it may not be used (L181), untrained
+rolls (L193), initiative (L199-200) and wound penalties on dice pools (sheet L48-54, L1454).
+
+The odds are exact Fractions. A die either shows a 1, a blank or one or more successes;
+with "10s roll again" a die's successes have no upper bound, but their chances form a
+geometric series, so every count below a cap is exact and the cap's bar holds the exact
+rest (1 minus the others). The cap is set high enough that 1s can never pull a capped
+count below the number asked for, so the chance of success never depends on it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Any
+
+from rulesets.core.rolls import Bar, InvalidRoll, Odds, Rollable, RollOption, RollResult
+from rulesets.core.settings import Setting, resolve_settings
+from rulesets.swd10.data import (
+    ABILITIES,
+    ATTRIBUTE_BY_SLUG,
+    ATTRIBUTES,
+    FORCE_KNOWLEDGES,
+)
+
+SIDES = 10
+DEFAULT_DIFFICULTY = 6  # L185, L847 and Storytelling practice
+LOWEST_DIFFICULTY = 2  # a 1 never succeeds, so difficulty 1 would be difficulty 2
+HIGHEST_DIFFICULTY = 20
+MAX_POOL = 20  # 5 attribute + 5 ability + 10 bonus dice
+MAX_BONUS_DICE = 10
+MAX_NEEDED = 10
+MAX_GRADE = 10  # both Path tables run 1-10 (L134-168)
+UNTRAINED_SKILL_DIFFICULTY = 8  # L193
+INITIATIVE_DIFFICULTY = 4  # L199-200
+
+ONES_CANCEL = "dice_ones_cancel"
+BOTCH = "dice_botch"
+SPECIALTY = "dice_specialty"
+ABOVE_TEN = "dice_difficulty_above_ten"
+
+DICE_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        key=ONES_CANCEL,
+        label="A 1 on the dice",
+        default=True,
+        source="L73 leaves the dice to the Storytelling rules; digest §6.2 proposes "
+        "the Revised rule",
+        help="Whether each 1 rolled takes away one success.",
+        choices=((True, "cancels one success"), (False, "cancels nothing")),
+    ),
+    Setting(
+        key=BOTCH,
+        label="A botch",
+        default="revised",
+        source="used at L126 and L218 but never defined; digest §6.2 proposes the Revised rule",
+        help="A roll spending Willpower on a success never botches.",
+        choices=(
+            ("revised", "no die succeeded and at least one 1 (Revised)"),
+            ("old", "more 1s than successes (older editions)"),
+        ),
+    ),
+    Setting(
+        key=SPECIALTY,
+        label="A specialty",
+        default="none",
+        source="specialties are not in the seed (digest §6.2)",
+        help="What a roll made with a specialty gains. A re-rolled die only adds: its 1s "
+        "cancel nothing.",
+        choices=(
+            ("none", "no specialties"),
+            ("tens_twice", "each 10 counts twice"),
+            ("tens_again", "each 10 is rolled again"),
+        ),
+    ),
+    Setting(
+        key=ABOVE_TEN,
+        label="A difficulty above 10",
+        default="threshold",
+        source="L1450 for vehicles, read with a lost minus sign (digest §6.1)",
+        help="The seed's threshold: difficulty 11 needs 3 successes at difficulty 9.",
+        choices=(
+            ("threshold", "difficulty 9, needing difficulty − 8 successes"),
+            ("extra_successes", "difficulty 10, one more success per point above 10"),
+            ("ten", "difficulty 10"),
+        ),
+    ),
+)
+DICE_READINGS: tuple[str, ...] = tuple(setting.key for setting in DICE_SETTINGS)
+
+# The attribute an ability rolls with when the player does not choose: the pairs the seed
+# prints, else the usual Storytelling pair. Only a starting point; the player picks.
+DEFAULT_ATTRIBUTE: dict[str, str] = {
+    "alertness": "perception",  # L432
+    "athletics": "dexterity",  # L342, L851
+    "acrobatics": "dexterity",  # L529
+    "melee": "dexterity",  # L579
+    "firearms": "dexterity",  # L1436
+    "pilot": "dexterity",  # L1433
+    "ride": "dexterity",  # L1433
+    "brawl": "dexterity",
+    "dodge": "dexterity",
+    "stealth": "dexterity",
+    "empathy": "perception",
+    "investigation": "perception",
+    "expression": "charisma",
+    "leadership": "charisma",
+    "persuasion": "charisma",
+    "performance": "charisma",
+    "animal_ken": "charisma",
+    "diplomacy": "manipulation",
+    "intimidation": "manipulation",
+    "subterfuge": "manipulation",
+    "disguise": "manipulation",
+    "gamble": "wits",
+    "survival": "wits",
+    "meditation": "wits",
+    "security": "wits",
+}
+# Rolls where Willpower's automatic success may not be bought (L181).
+NO_WILLPOWER_SUCCESS = frozenset({"willpower", "path"})
+
+
+# --- the sheet's rollables -----------------------------------------------------------------
+
+
+def _sheet_facts(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
+    # Imported here: rules imports this module's settings for SETTINGS.
+    from rulesets.swd10.rules import derived
+
+    values = derived(sheet, settings)
+    return {
+        "wound_penalty": -values["wound_penalty"],
+        "incapacitated": values["incapacitated"],
+        "willpower_current": sheet["willpower_current"],
+    }
+
+
+def _rollable(key, label, dice, kind, group, source, common, **facts) -> Rollable:
+    merged = {"kind": kind, **common, **facts}
+    return Rollable(key, label, dice, tuple(sorted(merged.items())), group, source)
+
+
+def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Rollable, ...]:
+    """Every pool the sheet can roll: attributes, abilities (with an attribute the player
+    picks), Force knowledge pools, Willpower, initiative and the two Path rolls."""
+    from rulesets.swd10.prerequisites import force_pool
+    from rulesets.swd10.rules import ability_label, trait_view
+
+    common = _sheet_facts(sheet, settings)
+    attributes = sheet["attributes"]
+    found: list[Rollable] = []
+    for trait in ATTRIBUTES:
+        found.append(
+            _rollable(
+                f"attr.{trait.slug}",
+                trait.label,
+                attributes[trait.slug],
+                "attribute",
+                "Attributes",
+                trait.source,
+                common,
+            )
+        )
+    attribute_dots = tuple((t.slug, attributes[t.slug]) for t in ATTRIBUTES)
+    for trait in ABILITIES:
+        dots = sheet["abilities"][trait.slug]
+        if dots == 0 and trait.group == "knowledges":
+            continue  # knowledges cannot be rolled untrained (L193)
+        untrained_skill = dots == 0 and trait.group == "skills"
+        found.append(
+            _rollable(
+                f"abil.{trait.slug}",
+                ability_label(sheet, trait.slug),
+                dots,
+                "ability",
+                "Abilities",
+                trait.source,
+                common,
+                attributes=attribute_dots,
+                default_attribute=DEFAULT_ATTRIBUTE.get(
+                    trait.slug, "intelligence" if trait.group == "knowledges" else "wits"
+                ),
+                default_difficulty=UNTRAINED_SKILL_DIFFICULTY
+                if untrained_skill
+                else DEFAULT_DIFFICULTY,
+            )
+        )
+    view = trait_view(sheet)
+    for knowledge in FORCE_KNOWLEDGES:
+        if sheet["force_knowledges"][knowledge.slug] == 0:
+            continue  # L193: no Force knowledge roll without dots
+        found.append(
+            _rollable(
+                f"fk.{knowledge.slug}",
+                f"{knowledge.name} (Force)",
+                force_pool(knowledge, view),
+                "force",
+                "The Force",
+                f"L845, {knowledge.source}",
+                common,
+            )
+        )
+    partner = "charisma" if "force_intuition" in view.merits else "wits"  # L561
+    found.append(
+        _rollable(
+            "pool.initiative",
+            f"Initiative (Dexterity + {ATTRIBUTE_BY_SLUG[partner].label})",
+            attributes["dexterity"] + attributes[partner],
+            "initiative",
+            "Other",
+            "L199-200",
+            common,
+            default_difficulty=INITIATIVE_DIFFICULTY,
+        )
+    )
+    found.append(
+        _rollable(
+            "willpower", "Willpower", sheet["willpower"], "willpower", "Other", "L176", common
+        )
+    )
+    for side, label in (("light_side", "Light side"), ("dark_side", "Dark side")):
+        if sheet[side] >= 1:
+            found.append(
+                _rollable(
+                    f"path.{side}",
+                    f"{label}: after a mistake",
+                    sheet[side],
+                    "path",
+                    "Path",
+                    "L120-126",
+                    common,
+                )
+            )
+    return tuple(found)
+
+
+# --- the options a player sets --------------------------------------------------------------
+
+
+def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollOption, ...]:
+    """The modifiers for one roll; what the sheet or the readings rule out is not offered."""
+    settings = resolve_settings(DICE_SETTINGS, settings)
+    kind = rollable.fact("kind")
+    options: list[RollOption] = []
+    if kind == "ability":
+        options.append(
+            RollOption(
+                "attribute",
+                "Attribute",
+                "choice",
+                rollable.fact("default_attribute"),
+                choices=tuple(
+                    (slug, f"{ATTRIBUTE_BY_SLUG[slug].label} ({dots})")
+                    for slug, dots in rollable.fact("attributes")
+                ),
+                help="The attribute the action calls for; its dots join the pool.",
+            )
+        )
+    if kind == "path":
+        options.append(
+            RollOption(
+                "grade",
+                "Grade of the mistake",
+                "number",
+                1,
+                minimum=1,
+                maximum=MAX_GRADE,
+                source="L120",
+                help="The difficulty is the current value − the grade + 6.",
+            )
+        )
+    else:
+        options.append(
+            RollOption(
+                "difficulty",
+                "Difficulty",
+                "number",
+                rollable.fact("default_difficulty", DEFAULT_DIFFICULTY),
+                minimum=LOWEST_DIFFICULTY,
+                maximum=HIGHEST_DIFFICULTY,
+            )
+        )
+        options.append(
+            RollOption("needed", "Successes needed", "number", 1, minimum=1, maximum=MAX_NEEDED)
+        )
+    options.append(
+        RollOption(
+            "dice",
+            "Bonus or penalty dice",
+            "number",
+            0,
+            minimum=-MAX_BONUS_DICE,
+            maximum=MAX_BONUS_DICE,
+            help="Multiple actions, aiming, merits: dice added to or taken from the pool.",
+        )
+    )
+    if settings[SPECIALTY] != "none" and kind in {"ability", "attribute", "force"}:
+        options.append(RollOption("specialty", "Specialty applies", "flag", False))
+    if rollable.fact("willpower_current", 0) > 0:
+        if kind not in NO_WILLPOWER_SUCCESS:
+            options.append(
+                RollOption(
+                    "willpower",
+                    "Spend Willpower: one automatic success",
+                    "flag",
+                    False,
+                    source="L181",
+                )
+            )
+        if rollable.fact("wound_penalty", 0) and kind not in NO_WILLPOWER_SUCCESS:
+            options.append(
+                RollOption(
+                    "ignore_wounds",
+                    "Spend Willpower: ignore wound penalties",
+                    "flag",
+                    False,
+                    source="L180",
+                )
+            )
+    return tuple(options)
+
+
+# --- reading a roll -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Everything the dice of one roll depend on, after the sheet and options are read."""
+
+    pool: int
+    difficulty: int  # the difficulty the dice are rolled at (2-10)
+    needed: int
+    willpower: bool
+    ones_cancel: bool
+    botch: str
+    specialty: str  # "none", "tens_twice" or "tens_again" (only when the specialty applies)
+    path: bool = False
+
+
+def _number(options: Mapping[str, Any], key: str, default: int, low: int, high: int, label: str):
+    value = options.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRoll(key, f"{label}: expected a whole number.")
+    if value < low:
+        raise InvalidRoll(key, f"{label}: at least {low}, not {value}.")
+    if value > high:
+        raise InvalidRoll(key, f"{label}: at most {high}, not {value}.")
+    return value
+
+
+def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
+    """Check the options against the sheet and the readings: a Spec, or InvalidRoll."""
+    readings = resolve_settings(DICE_SETTINGS, options)
+    kind = rollable.fact("kind")
+    if rollable.fact("incapacitated") and kind not in NO_WILLPOWER_SUCCESS:
+        raise InvalidRoll("pool", "An incapacitated character cannot act.")
+    pool = rollable.dice
+    if kind == "ability":
+        attributes = dict(rollable.fact("attributes"))
+        chosen = options.get("attribute", rollable.fact("default_attribute"))
+        if chosen not in attributes:
+            raise InvalidRoll("attribute", "Attribute: choose one of the nine attributes.")
+        pool += attributes[chosen]
+    pool += _number(options, "dice", 0, -MAX_BONUS_DICE, MAX_BONUS_DICE, "Bonus or penalty dice")
+    willpower_current = rollable.fact("willpower_current", 0)
+    willpower = bool(options.get("willpower", False))
+    ignore_wounds = bool(options.get("ignore_wounds", False))
+    if (willpower or ignore_wounds) and kind in NO_WILLPOWER_SUCCESS:
+        raise InvalidRoll("willpower", "Willpower cannot be spent on this roll.")
+    if willpower + ignore_wounds > willpower_current:
+        raise InvalidRoll("willpower", f"Only {willpower_current} Willpower left to spend.")
+    if kind not in NO_WILLPOWER_SUCCESS and not ignore_wounds:
+        pool -= rollable.fact("wound_penalty", 0)
+    pool = max(pool, 0)
+    if pool > MAX_POOL:
+        raise InvalidRoll("dice", f"A pool holds at most {MAX_POOL} dice, not {pool}.")
+    if kind == "path":
+        grade = _number(options, "grade", 1, 1, MAX_GRADE, "Grade of the mistake")
+        difficulty = max(rollable.dice - grade + 6, LOWEST_DIFFICULTY)  # L120
+        needed = 1
+    else:
+        difficulty = _number(
+            options,
+            "difficulty",
+            rollable.fact("default_difficulty", DEFAULT_DIFFICULTY),
+            LOWEST_DIFFICULTY,
+            HIGHEST_DIFFICULTY,
+            "Difficulty",
+        )
+        needed = _number(options, "needed", 1, 1, MAX_NEEDED, "Successes needed")
+    if difficulty > SIDES:
+        rule = readings[ABOVE_TEN]
+        if rule == "threshold":  # L1450
+            needed += difficulty - 9
+            difficulty = 9
+        elif rule == "extra_successes":
+            needed += difficulty - SIDES
+            difficulty = SIDES
+        else:
+            difficulty = SIDES
+    specialty = readings[SPECIALTY] if options.get("specialty") else "none"
+    return Spec(
+        pool=pool,
+        difficulty=difficulty,
+        needed=needed,
+        willpower=willpower,
+        ones_cancel=readings[ONES_CANCEL],
+        botch=readings[BOTCH],
+        specialty=specialty,
+        path=kind == "path",
+    )
+
+
+def is_botch(spec: Spec, successes: int, ones: int) -> bool:
+    """Whether dice with `successes` (before 1s cancel) and `ones` botch under the reading."""
+    if spec.willpower or ones == 0:
+        return False  # the automatic success is never cancelled
+    if spec.botch == "revised":
+        return successes == 0
+    return ones > successes
+
+
+def net_successes(spec: Spec, successes: int, ones: int) -> int:
+    net = max(successes - ones, 0) if spec.ones_cancel else successes
+    return net + spec.willpower
+
+
+# --- exact odds ------------------------------------------------------------------------------
+
+
+def _top(spec: Spec) -> int:
+    """The last bar: every count of successes the dice can reach, or for re-rolled 10s
+    (no upper bound) the pool size, lumping "that many or more" into one exact bar."""
+    most = spec.pool * (2 if spec.specialty == "tens_twice" else 1)
+    return max(most, spec.needed - spec.willpower, 0)
+
+
+def _die_weights(spec: Spec, cap: int) -> tuple[list[int], int, int]:
+    """One die that did not show a 1: integer weights of 0..cap successes, the weight of a
+    1, and the denominator exponent E (weights are over 10**E). Re-rolled 10s have their
+    own table (`_tens_again_table`)."""
+    d = spec.difficulty
+    blanks = d - 2  # faces 2..d-1
+    hits = SIDES - d  # faces d..9
+    weights = [0] * (cap + 1)
+    weights[0] += blanks
+    weights[min(1, cap)] += hits
+    weights[min(2 if spec.specialty == "tens_twice" else 1, cap)] += 1
+    return weights, 1, 1
+
+
+def _convolve(left: list[int], right: list[int], cap: int) -> list[int]:
+    out = [0] * (cap + 1)
+    for i, a in enumerate(left):
+        if a:
+            for j, b in enumerate(right):
+                if b:
+                    out[min(i + j, cap)] += a * b
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _table(spec: Spec) -> tuple[dict[tuple[int, int], int], int]:
+    """Integer weights of (successes before cancelling, capped; ones) over 10**(E * pool)."""
+    top = _top(spec)
+    cap = max(top + spec.pool, 1)
+    if spec.specialty == "tens_again":
+        return _tens_again_table(spec, max(cap, 3))
+    weights, one, exponent = _die_weights(spec, cap)
+    n = spec.pool
+    powers = [[1] + [0] * cap]
+    for _ in range(n):
+        powers.append(_convolve(powers[-1], weights, cap))
+    table: dict[tuple[int, int], int] = {}
+    for ones in range(n + 1):
+        factor = comb(n, ones) * one**ones
+        for successes, weight in enumerate(powers[n - ones]):
+            if weight:
+                table[(successes, ones)] = factor * weight
+    return table, exponent * n
+
+
+def _tens_again_table(spec: Spec, cap: int) -> tuple[dict[tuple[int, int], int], int]:
+    """`_table` for re-rolled 10s, over a far smaller denominator.
+
+    A die that shows no 1 gives s successes with the chance a_s / 10^(s+1): a_0 = d − 2
+    (faces 2..d−1); a_1 = 10·(10 − d) + d − 1 (a face d..9, or a 10 whose re-roll is
+    below d); from 2 on a_s = 99 − 9d (a 10, then re-rolls adding s − 1 successes: the
+    chain of 10s and its last die, a geometric series whose tail from s on sums to
+    (11 − d) / 10^s). The exponent grows with s, so m such dice total t successes with
+    some integer over 10^(t+m), whatever the mix: one denominator per total, not
+    10^(cap+1) per die. Each 1 adds a factor 1/10, so a total t with any number of 1s is
+    over 10^(t+n). Totals from `cap` on are one slot, what the others leave. Everything
+    is returned over 10^(cap−1+n) (10^59 for 20 dice, where a denominator per die made
+    it 10^820).
+    """
+    n, d = spec.pool, spec.difficulty
+    first, second, rest = d - 2, 10 * (SIDES - d) + d - 1, 99 - 9 * d
+    powers = [[1] + [0] * (cap - 1)]
+    for _ in range(n):
+        before = powers[-1]
+        out = [0] * cap
+        running = 0  # Σ before[u] for u ≤ t − 2: every a_s from s = 2 on is `rest`
+        for t in range(cap):
+            if t >= 2:
+                running += before[t - 2]
+            out[t] = first * before[t] + rest * running + (second * before[t - 1] if t else 0)
+        powers.append(out)
+    exponent = cap - 1 + n
+    scales = [10 ** (cap - 1 - t) for t in range(cap)]
+    table: dict[tuple[int, int], int] = {}
+    for ones in range(n + 1):
+        kept = n - ones
+        factor = comb(n, ones)
+        below = 0
+        for t, ways in enumerate(powers[kept]):
+            if ways:
+                scaled = ways * scales[t]
+                below += scaled
+                table[(t, ones)] = factor * scaled
+        # The dice without a 1 have 9^kept / 10^kept in all; the rest reaches `cap`.
+        lumped = 9**kept * 10 ** (cap - 1) - below
+        if lumped:
+            table[(cap, ones)] = factor * lumped
+    return table, exponent
+
+
+def _bar_label(value: int, top: int, lumped: bool) -> str:
+    word = "success" if value == 1 else "successes"
+    if lumped and value == top:
+        return f"{value} or more successes"
+    return f"{value} {word}"
+
+
+@lru_cache(maxsize=4096)
+def _odds(spec: Spec) -> Odds:
+    table, exponent = _table(spec)
+    denominator = 10**exponent
+    top = _top(spec) + spec.willpower
+    lumped = spec.specialty == "tens_again"
+    botch = 0
+    counts = [0] * (top + 1)
+    for (successes, ones), weight in table.items():
+        if is_botch(spec, successes, ones):
+            botch += weight
+        else:
+            counts[min(net_successes(spec, successes, ones), top)] += weight
+    bars = [Bar("Botch", Fraction(botch, denominator))] if botch or spec.pool else []
+    success = Fraction(0)
+    for value, weight in enumerate(counts):
+        chance = Fraction(weight, denominator)
+        won = value >= spec.needed
+        if won:
+            success += chance
+        bars.append(
+            Bar(_bar_label(value, top, lumped), chance, won, threshold=value == spec.needed)
+        )
+    need = "a success" if spec.needed == 1 else f"{spec.needed} successes"
+    dice = "1 die" if spec.pool == 1 else f"{spec.pool} dice"
+    question = f"{dice} at difficulty {spec.difficulty}: {need}"
+    notes = []
+    if spec.path:
+        notes.append("A failure loses one grade of the Path, a botch two.")
+    if spec.willpower:
+        notes.append("Willpower adds one success that no 1 cancels.")
+    if lumped:
+        notes.append("Re-rolled 10s have no upper limit; the last bar holds all the rest.")
+    return Odds(success, tuple(bars), question, exact=True, note=" ".join(notes))
+
+
+def odds_for(spec: Spec) -> Odds:
+    """The odds of a roll already read (tests check them against enumeration)."""
+    return _odds(spec)
+
+
+def odds(rollable: Rollable, options: Mapping[str, Any]) -> Odds:
+    """The exact chance of getting the successes needed (for a Path roll: of keeping the
+    grade), with one bar per number of successes and one for a botch."""
+    return _odds(read_roll(rollable, options))
+
+
+# --- a roll ---------------------------------------------------------------------------------
+
+
+def _roll_die(spec: Spec, rng: random.Random, rolled: list[int]) -> tuple[int, int]:
+    """Roll one die of the pool (and its re-rolls): (successes, ones)."""
+    face = rng.randint(1, SIDES)
+    rolled.append(face)
+    if face == 1:
+        return 0, 1
+    if face < spec.difficulty:
+        return 0, 0
+    if face < SIDES or spec.specialty == "none":
+        return 1, 0
+    if spec.specialty == "tens_twice":
+        return 2, 0
+    successes = 1
+    while True:  # a re-rolled die only adds (the reading's help says so)
+        again = rng.randint(1, SIDES)
+        rolled.append(again)
+        if again >= spec.difficulty:
+            successes += 1
+        if again != SIDES:
+            return successes, 0
+
+
+def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> RollResult:
+    """Roll the pool with the caller's generator and read it the way `odds` counts it."""
+    spec = read_roll(rollable, options)
+    rolled: list[int] = []
+    successes = ones = 0
+    for _ in range(spec.pool):
+        gained, one = _roll_die(spec, rng, rolled)
+        successes += gained
+        ones += one
+    net = net_successes(spec, successes, ones)
+    if is_botch(spec, successes, ones):
+        outcome, won = "botch", False
+    elif net >= spec.needed:
+        outcome, won = "success", True
+    else:
+        outcome, won = "failure", False
+    if spec.path:
+        consequence = {
+            "success": "keeps the grade",
+            "failure": "loses one grade",
+            "botch": "loses two grades",
+        }[outcome]
+        outcome_text = f"{outcome}: {consequence}"
+    else:
+        outcome_text = outcome
+    kept = f"{net} success" + ("" if net == 1 else "es")
+    details = [f"difficulty {spec.difficulty}", f"{ones} one" + ("" if ones == 1 else "s")]
+    if spec.willpower:
+        details.append("Willpower: +1 success")
+    summary = (
+        f"{rollable.label}: {spec.pool}d10 at difficulty {spec.difficulty} → "
+        f"{kept} ({outcome_text})"
+    )
+    return RollResult(
+        dice=tuple(rolled),
+        kept=kept,
+        outcome=outcome,
+        success=won,
+        summary=summary,
+        total=net,
+        details=tuple(details),
+    )
+
+
+# --- what a roll spends -----------------------------------------------------------------------
+
+# The options that spend from the sheet, and what to say when a form asks for one the
+# sheet no longer offers (the last Willpower went since the page was drawn).
+ROLL_SPENDS: dict[str, str] = {
+    "willpower": "No Willpower left to spend on this roll.",
+    "ignore_wounds": "No Willpower left to spend on this roll.",
+}
+
+
+def roll_edits(rollable: Rollable, options: Mapping[str, Any], result: RollResult) -> dict:
+    """The sheet edits a roll calls for: each Willpower spent (an automatic success,
+    L181; wound penalties ignored, L180) takes one from current Willpower. The web layer
+    applies them through the edit service with the roll."""
+    spent = bool(options.get("willpower")) + bool(options.get("ignore_wounds"))
+    if not spent:
+        return {}
+    current = rollable.fact("willpower_current", 0)
+    return {"willpower_current": str(max(current - spent, 0))}

@@ -18,7 +18,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from rulesets.core import InvalidEdit, resolve_settings
+from rulesets.core import InvalidEdit, Stage, resolve_settings
 from rulesets.core.parsing import (
     parse_choice,
     parse_flag,
@@ -61,6 +61,8 @@ from rulesets.swd10.rules import (
     RANK_CHOICES,
     SETTINGS,
     attribute_range,
+    creation_lock,
+    creation_willpower,
     flaw_points,
     floor_in_play,
     health_track,
@@ -284,6 +286,20 @@ def _reopen(sheet: dict) -> None:
     sheet["baseline"] = None
 
 
+def _follow_willpower(old: Mapping[str, Any], new: dict) -> None:
+    """Keep Willpower where the rules put it after an edit.
+
+    At creation permanent Willpower is Wits + 1 (L296) and nothing has been spent yet, so
+    the current pool is full. In play a raise bought with XP (L314) refills a pool the
+    player has not drawn on; one they have spent from keeps what is left.
+    """
+    if new["stage"] == Stage.CREATION:
+        new["willpower"] = creation_willpower(new)
+        new["willpower_current"] = new["willpower"]
+    elif new["willpower"] != old["willpower"] and old["willpower_current"] == old["willpower"]:
+        new["willpower_current"] = new["willpower"]
+
+
 def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping[str, Any]) -> dict:
     """Return a copy of `sheet` with one trait set from the raw submitted text."""
     settings = resolve_settings(SETTINGS, settings)
@@ -313,6 +329,8 @@ def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping
         )
     elif section == "prio" and head in ("attributes", "abilities"):
         _set_priority(new, trait, head, tail, raw)
+    elif creation_lock(new, trait):
+        raise InvalidEdit(trait, creation_lock(new, trait))
     elif trait == "willpower":
         _, low, high = numbers[trait]
         new["willpower"] = _dots(new, trait, "willpower", "", raw, low, high)
@@ -344,8 +362,10 @@ def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping
         _edit_weapon(new, trait, head, tail, raw)
     else:
         raise _not_a_trait(trait)
+    _follow_willpower(sheet, new)
     # Lowering a maximum pulls its current pool down with it (L100, L176); marked health
-    # boxes never outnumber the track (Giant lost, Power set to 0).
+    # boxes never outnumber the track (Giant lost, Power set to 0). Current Power is not
+    # refilled: it starts empty and only battle fills it (L100).
     new["power_current"] = min(new["power_current"], new["power"])
     new["willpower_current"] = min(new["willpower_current"], new["willpower"])
     new["health_marked"] = min(new["health_marked"], len(health_track(new, settings)))

@@ -60,6 +60,7 @@ from rulesets.swd10.data import (
     HealthLevel,
     Kind,
 )
+from rulesets.swd10.dice import DICE_SETTINGS
 from rulesets.swd10.prerequisites import (
     TraitView,
     abilities_per_tree,
@@ -112,6 +113,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Incapacitated) or three (no box for full health).",
         choices=((4, "four boxes"), (3, "three boxes")),
     ),
+    *DICE_SETTINGS,
 )
 _GROUP_LABEL = dict(ATTRIBUTE_GROUPS) | dict(ABILITY_GROUPS)
 RANK_CHOICES = tuple((str(rank), label) for rank, label in enumerate(RANK_LABELS))
@@ -124,6 +126,27 @@ def owned_merits(sheet: Mapping[str, Any]) -> dict[str, int]:
     """Every merit and flaw the character has, race grants included (slug -> points)."""
     owned = {m["slug"]: m["value"] for m in sheet["merits"]}
     return merits_granted_by_race(owned) | owned
+
+
+def creation_willpower(sheet: Mapping[str, Any]) -> int:
+    """Return permanent Willpower as creation sets it: Wits + 1 (L296)."""
+    return min(sheet["attributes"]["wits"] + 1, MAX_WILLPOWER)
+
+
+# What a player cannot set while the sheet is in creation, because it follows another trait
+# (L296; the current pool is full until play spends it, L176), and why.
+CREATION_FOLLOWS: dict[str, str] = {
+    "willpower": "At creation Willpower is Wits + 1 ({willpower}); it follows Wits.",
+    "willpower_current": "At creation current Willpower is full ({willpower}); "
+    "it can be spent once the character is in play.",
+}
+
+
+def creation_lock(sheet: Mapping[str, Any], trait: str) -> str:
+    """Return why `trait` cannot be set while the sheet is in creation, or ""."""
+    if sheet["stage"] != Stage.CREATION or trait not in CREATION_FOLLOWS:
+        return ""
+    return CREATION_FOLLOWS[trait].format(willpower=creation_willpower(sheet))
 
 
 def trait_view(sheet: Mapping[str, Any]) -> TraitView:
@@ -374,7 +397,7 @@ def _check_creation_values(report: Report, sheet: Mapping, view: TraitView) -> N
             f"Power is {sheet['power']}; a new hero starts at Power {CREATION_POWER}.",
             "L294",
         )
-    expected = sheet["attributes"]["wits"] + 1
+    expected = creation_willpower(sheet)
     if sheet["willpower"] != expected:
         report.error(
             "willpower_at_creation",
@@ -601,7 +624,7 @@ def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict:
     alignment = classification(sheet["light_side"], sheet["dark_side"])
     initiative_partner = "charisma" if "force_intuition" in merits else "wits"  # L561
     return {
-        "willpower_at_creation": attributes["wits"] + 1,  # L296
+        "willpower_at_creation": creation_willpower(sheet),  # L296
         **_movement(sheet, merits, level),
         "initiative_pool": attributes["dexterity"] + attributes[initiative_partner],  # L199
         "initiative_with": ATTRIBUTE_BY_SLUG[initiative_partner].label,
@@ -715,6 +738,9 @@ def merit_values(sheet: Mapping[str, Any], index: int) -> tuple[int, ...]:
 
 
 # --- rows ---------------------------------------------------------------------------------
+
+# What current Power is, for the sheet and the print (L100).
+CURRENT_POWER_NOTE = "Gains one with each successful roll in battle; a full rest empties it."
 
 # What the seed reserves to the Storyteller (source line, plain note).
 _STORYTELLER = {
@@ -923,10 +949,17 @@ class _Rows:
         for key in ("power", "willpower", "side.light", "side.dark"):
             stored, low, high = numbers[key]
             floor = floor_in_play(sheet, "willpower", "") if key == "willpower" else 0
-            self.dots(key, "other", sheet[stored], low, high, floor=floor)
+            extra = {"locked": creation_lock(sheet, key)}
+            self.dots(key, "other", sheet[stored], low, high, floor=floor, **extra)
         for key in ("power_current", "willpower_current", "health"):
             stored, low, high = numbers[key]
-            self.add(key, "other", sheet[stored], RowKind.NUMBER, minimum=low, maximum=high)
+            extra = {"locked": creation_lock(sheet, key)}
+            if key == "power_current":
+                extra["note"] = CURRENT_POWER_NOTE
+                extra["source"] = "000:L100"
+            self.add(
+                key, "other", sheet[stored], RowKind.NUMBER, minimum=low, maximum=high, **extra
+            )
         info = sheet["info"]
         for key, source in _TEXT_SOURCES.items():
             self.text(f"info.{key}", "other", info[key], source=source)

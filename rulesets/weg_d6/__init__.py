@@ -7,13 +7,23 @@ sheet's shape is `SCHEMA` (sheet.py); the trait keys an edit takes are listed in
 Modules: data (catalogs), settings (the GM's readings), sheet (schema, blank, validation),
 edits (apply_edit), rules (check, derived, rows, status), costs (advancement prices and
 the one-pip rule), droids (building dice), force (power totals and learning order), traits
-(reading a sheet by trait key), demo (example sheets), dice (rolls and odds, to come).
+(reading a sheet by trait key), demo (example sheets), dice (rolls and exact odds).
 """
 
 from __future__ import annotations
 
 from rulesets.weg_d6.costs import advance_cost
 from rulesets.weg_d6.demo import demo_sheet
+from rulesets.weg_d6.dice import (
+    DICE_READINGS,
+    ROLL_SPENDS,
+    odds,
+    roll,
+    roll_edits,
+    roll_ledger_spend,
+    roll_options,
+    rollables,
+)
 from rulesets.weg_d6.edits import apply_edit
 from rulesets.weg_d6.rules import check, derived, status, trait_label, trait_rows
 from rulesets.weg_d6.settings import SETTINGS
@@ -29,9 +39,11 @@ KEY = "weg_d6"
 GM_EDITS: tuple[str, ...] = ()
 
 __all__ = [
+    "DICE_READINGS",
     "GM_EDITS",
     "KEY",
     "MIGRATIONS",
+    "ROLL_SPENDS",
     "SCHEMA",
     "SCHEMA_VERSION",
     "SETTINGS",
@@ -41,6 +53,12 @@ __all__ = [
     "check",
     "demo_sheet",
     "derived",
+    "odds",
+    "roll",
+    "roll_edits",
+    "roll_ledger_spend",
+    "roll_options",
+    "rollables",
     "status",
     "trait_label",
     "trait_rows",

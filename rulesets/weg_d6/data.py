@@ -262,6 +262,10 @@ INITIAL_POWERS_1E: dict[str, tuple[str, ...]] = {
     "alter": ("control_anothers_pain", "shift_sense", "telekinesis"),
 }
 INITIAL_POWER_COUNT_1E = 3  # 003:1778
+# Which skill's traditional set lists each initial power (003:1782-1796).
+INITIAL_SET_OF_1E = {slug: skill for skill, slugs in INITIAL_POWERS_1E.items() for slug in slugs}
+# The 1E templates that start with Force skills; anyone else learns from a master (003:1758).
+FORCE_TEMPLATES_1E = ("Alien Student of the Force", "Failed Jedi", "Minor Jedi", "Quixotic Jedi")
 POWERS_ON_FIRST_DIE_RE = 1  # 002:796
 
 # A 1E character born without Force skills needs a master: all three at 7D or better.
@@ -349,3 +353,11 @@ MAX_POWERS = len(FORCE_POWERS) + MAX_CUSTOM_POWERS
 # Each pip a Force skill gains in R&E owes one power at most (002:800).
 MAX_POWER_PICKS = 3 * MAX_CODE_PIPS
 MAX_INTERVAL = 200
+# The classic template's weapons, gear, credits, looks and quote (a character's, not the
+# seeds': neither prints a blank template, digest §10.23).
+MAX_WEAPONS = 12
+WEAPON_TEXT_LIMITS = {"damage": 20, "range": 40, "ammo": 20}
+EQUIPMENT_TEXT_LIMIT = 2000
+PHYSICAL_LIMIT = 1000
+QUOTE_LIMIT = 300
+MAX_CREDITS = 999_999_999

@@ -1,18 +1,28 @@
-"""Example sheets: an R&E smuggler at creation, and the seed's two droids (003:951-994)."""
+"""Example sheets: an R&E smuggler at creation, a 1E Force student at creation, and the
+seed's two droids (003:951-994)."""
 
 from __future__ import annotations
 
-from rulesets.weg_d6.data import EDITION_1E, EDITION_RE
+from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, INITIAL_POWERS_1E
 from rulesets.weg_d6.sheet import blank_sheet
 
 
 def demo_sheet() -> dict:
     """Return a legal R&E smuggler fresh from creation: 18D of attributes, 7D of skills."""
     sheet = blank_sheet({"default_edition": EDITION_RE})
-    sheet["info"] = {
-        "player": "",
-        "template": "Smuggler",
-        "description": "Flies a battered YT-1300 faster than it should go; owes a Hutt.",
+    sheet["info"].update(
+        template="Smuggler",
+        description="Flies a battered YT-1300 faster than it should go; owes a Hutt.",
+        physical="Lean, sun-creased, a jacket with more pockets than sense.",
+        quote="Never tell me the odds. Tell me the fee.",
+    )
+    sheet["weapons"] = [
+        {"name": "Heavy blaster pistol", "damage": "5D", "range": "3-7/25/50", "ammo": "25"},
+        {"name": "Vibroknife", "damage": "STR+1D", "range": "", "ammo": ""},
+    ]
+    sheet["gear"] = {
+        "credits": 1200,
+        "equipment": "Comlink, glow rod, a datapad of unpaid debts, a YT-1300 (mostly).",
     }
     sheet["attributes"] = {
         "dexterity": 10,  # 3D+1
@@ -37,6 +47,42 @@ def demo_sheet() -> dict:
             "pips": 20,
         }
     }
+    return sheet
+
+
+def force_student_1e_sheet() -> dict:
+    """Return a legal 1E Minor Jedi fresh from creation: a Force template (003:1758), the
+    three Force skills at 1D from 3D of the 7D of skill dice, and the nine powers of the
+    traditional sets (003:1778-1796), which fit under the default reading."""
+    sheet = blank_sheet({"default_edition": EDITION_1E})
+    sheet["info"].update(
+        template="Minor Jedi",
+        description="Raised on a farm moon by a hermit who knew more than he said.",
+        physical="Young, wiry, an old lightsaber hilt worn on a cord.",
+        quote="There is another way. There is always another way.",
+    )
+    sheet["attributes"] = {
+        "dexterity": 10,  # 3D+1
+        "knowledge": 9,  # 3D
+        "mechanical": 8,  # 2D+2
+        "perception": 10,  # 3D+1
+        "strength": 9,  # 3D
+        "technical": 8,  # 2D+2
+    }
+    sheet["skills"] = {
+        "melee": 13,  # 4D+1: 1D
+        "dodge": 13,  # 4D+1: 1D
+        "survival": 12,  # 4D: 1D
+        "search": 13,  # 4D+1: 1D
+    }
+    # The Force template: the GM's mark, "Force-sensitive" on the sheet (003:1758).
+    sheet["force"]["sensitive"] = True
+    sheet["force"].update(control=3, sense=3, alter=3)
+    sheet["force"]["powers"] = [
+        slug for skill in ("control", "sense", "alter") for slug in INITIAL_POWERS_1E[skill]
+    ]
+    sheet["weapons"] = [{"name": "Lightsaber", "damage": "5D", "range": "", "ammo": ""}]
+    sheet["gear"] = {"credits": 250, "equipment": "Robes, a survival kit, a hermit's journal."}
     return sheet
 
 

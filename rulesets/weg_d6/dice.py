@@ -1,1 +1,645 @@
-"""WEG d6 rolls and odds (the Wild Die, Character and Force Points) come with the dice issue."""
+"""WEG d6 rolls and their exact odds: a die code totalled against a difficulty number.
+
+Sources: 003:91-99 (dice and pips, a Force Point doubles dice and pips, pips never carry in
+play), 003:133-139 (−1D per extra action), 003:2671-2677 (the difficulty bands), 002:420-428
+(the Wild Die's 1, Heroic), 002:480-489 (Character Points in play); digest rules/weg_d6.md
+§1.5, §1.6, §6.3, §6.4. The older Dark Side chance (`consumption_odds`) and the attribute
+roll (`roll_code`) stay where the rules that use them are (rules.py, costs.py).
+
+R&E rolls one die of the code as the Wild Die: a 6 is added and rolled again, without end;
+a 1 follows the GM's reading. 1st edition (seed 003) has no Wild Die.
+
+The odds are exact. An open-ended die V (the Wild Die, or a Character Point die) is
+6·J + R with J the number of 6s before the first other face (P(J = j) = (1/6)^j · 5/6) and
+R uniform on 1-5, independent. For a target y, P(X + 6·(J1 + ... + Jk) ≥ y) is a finite
+sum over the j below the point where X alone must reach y, plus the rest of the
+negative binomial's mass, 1 − (that finite sum): every longer run of 6s succeeds. Nothing
+is cut off, so `Odds.exact` is True and a test checks a closed form.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from rulesets.core.diecode import DieCode
+from rulesets.core.rolls import Bar, InvalidRoll, Odds, Rollable, RollOption, RollResult
+from rulesets.core.settings import Setting, resolve_settings
+from rulesets.weg_d6.data import (
+    ATTRIBUTE_SLUGS,
+    EDITION_1E,
+    EDITION_RE,
+    FORCE_SKILL_SLUGS,
+    WOUND_BY_SLUG,
+)
+
+SIDES = 6
+MAX_ROLL_DICE = 130  # a 60D code doubled by a Force Point, and 10 bonus dice
+MAX_BONUS_DICE = 10
+MAX_BONUS_PIPS = 12
+MAX_ACTIONS = 10
+MAX_DIFFICULTY = 200
+DEFAULT_DIFFICULTY = 10  # the top of Easy (003:2674)
+CP_LIMIT = 2  # 002:483
+CP_LIMIT_DEFENCE = 5  # 002:485: specializations, dodges and parries
+OUTSIDE = "outside the seeds"
+
+WILD_ONE = "dice_wild_one"
+CP_DIE = "dice_character_point_die"
+
+DICE_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        WILD_ONE,
+        "A 1 on the Wild Die (R&E)",
+        "complication",
+        "002:422 names all three; the base rule it amends is outside the seeds (digest §1.5)",
+        help="1st edition rolls no Wild Die.",
+        choices=(
+            ("complication", "a complication; the dice count as rolled"),
+            ("subtract", "remove the 1 and the highest other die"),
+            ("count", "count it like any die"),
+        ),
+    ),
+    Setting(
+        CP_DIE,
+        "A Character Point spent on a roll (R&E)",
+        "wild",
+        f"002:483-489 set how many; what each adds is {OUTSIDE} (digest §6.4)",
+        choices=(
+            ("wild", "one die that is rolled again on a 6"),
+            ("plain", "one plain die"),
+        ),
+    ),
+)
+DICE_READINGS: tuple[str, ...] = tuple(setting.key for setting in DICE_SETTINGS)
+
+
+@dataclass(frozen=True)
+class Band:
+    label: str
+    low: int
+    high: int | None
+    source: str
+
+
+# The seeds' ladder (003:2671-2677; Heroic from 002:428). Below 3 the 1E ladder has no
+# name; the R&E core's "Very Easy 1-5" is not in the seeds and says so.
+BANDS: tuple[Band, ...] = (
+    Band("Very Easy", 1, 2, f"{OUTSIDE}: the R&E core's Very Easy 1–5 (digest §1.6)"),
+    Band("Very Easy", 3, 5, "003:2673"),
+    Band("Easy", 6, 10, "003:2674"),
+    Band("Moderate", 11, 15, "003:2675"),
+    Band("Difficult", 16, 20, "003:2676"),
+    Band("Very Difficult", 21, 30, "003:2677"),
+    Band("Heroic", 31, 40, "002:428 (R&E)"),
+)
+
+
+def band_for(difficulty: int) -> Band:
+    """The named band a difficulty number falls in; Heroic+N above 40 (002:428)."""
+    for band in BANDS:
+        if band.high is not None and band.low <= difficulty <= band.high:
+            return band
+    step = (difficulty - 31) // 10 * 10
+    return Band(f"Heroic+{step}", 31 + step, 40 + step, "002:428 (R&E)")
+
+
+# --- the sheet's rollables -----------------------------------------------------------------
+
+
+def _cp_limit(key: str) -> int:
+    slug = key.partition(".")[2]
+    if key.startswith("spec.") or "dodge" in slug or "parry" in slug:
+        return CP_LIMIT_DEFENCE
+    return CP_LIMIT
+
+
+def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Rollable, ...]:
+    """Attributes, trained skills, specializations and Force skills, each as whole pips,
+    with the sheet's wound, edition and spendable points as facts."""
+    from rulesets.weg_d6 import traits
+
+    edition = sheet["edition"]
+    wound = WOUND_BY_SLUG[sheet["wound"]]
+    common = {
+        "edition": edition,
+        "can_act": wound.can_act,
+        "wound": wound.label,
+        # In play the ledger's balance (the web layer lays it over the sheet); during
+        # creation the sheet's points are the starting budget, not points to spend.
+        "character_points": sheet["points"]["character"] if sheet.get("stage") == "play" else 0,
+        "force_points": sheet["points"]["force"],
+    }
+
+    def make(key: str, pips: int, group: str, source: str) -> Rollable:
+        # 1E stun spares Strength (003:440); a penalty is in whole dice (−1D, −2D).
+        spared = wound.spares_strength_in_1e and edition == EDITION_1E and key == "attr.strength"
+        facts = common | {
+            "wound_dice": 0 if spared or not wound.can_act else -wound.penalty // 3,
+            "cp_limit": _cp_limit(key),
+        }
+        label = traits.trait_name(sheet, key)
+        return Rollable(key, label, pips, tuple(sorted(facts.items())), group, source)
+
+    found = [
+        make(f"attr.{slug}", sheet["attributes"][slug], "Attributes", "")
+        for slug in ATTRIBUTE_SLUGS
+    ]
+    for slug, pips in sheet["skills"].items():
+        found.append(make(f"skill.{slug}", pips, "Skills", ""))
+    for slug, entry in sheet["specializations"].items():
+        found.append(make(f"spec.{slug}", entry["pips"], "Specializations", "002:37"))
+    for slug in FORCE_SKILL_SLUGS:
+        if sheet["force"][slug]:
+            found.append(make(f"force.{slug}", sheet["force"][slug], "The Force", ""))
+    return tuple(found)
+
+
+# --- the options a player sets --------------------------------------------------------------
+
+
+def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollOption, ...]:
+    edition = rollable.fact("edition", EDITION_RE)
+    options = [
+        RollOption(
+            "difficulty",
+            "Difficulty number",
+            "number",
+            DEFAULT_DIFFICULTY,
+            minimum=1,
+            maximum=MAX_DIFFICULTY,
+            source="003:2671-2677",
+            help="Very Easy 3–5, Easy 6–10, Moderate 11–15, Difficult 16–20, "
+            "Very Difficult 21–30" + (", Heroic 31+" if edition == EDITION_RE else "") + ".",
+        ),
+        RollOption(
+            "actions",
+            "Actions this round",
+            "number",
+            1,
+            minimum=1,
+            maximum=MAX_ACTIONS,
+            source="003:133-139",
+            help="Each action after the first takes 1D off every roll this round.",
+        ),
+        RollOption(
+            "dice",
+            "Bonus or penalty dice",
+            "number",
+            0,
+            minimum=-MAX_BONUS_DICE,
+            maximum=MAX_BONUS_DICE,
+        ),
+        RollOption(
+            "pips",
+            "Bonus or penalty pips",
+            "number",
+            0,
+            minimum=-MAX_BONUS_PIPS,
+            maximum=MAX_BONUS_PIPS,
+            source="003:99",
+            help="Pips never turn into dice during play.",
+        ),
+    ]
+    if rollable.fact("force_points", 0) > 0:
+        options.append(
+            RollOption(
+                "force_point",
+                "Spend a Force Point: double the code",
+                "flag",
+                False,
+                source="003:95",
+            )
+        )
+    points = rollable.fact("character_points", 0)
+    if edition == EDITION_RE and points > 0:
+        options.append(
+            RollOption(
+                "character_points",
+                "Character Points spent",
+                "number",
+                0,
+                minimum=0,
+                # The rule's limit; what the ledger holds is checked on its own, so a
+                # player asking too many reads why.
+                maximum=rollable.fact("cp_limit", CP_LIMIT),
+                source="002:483-489",
+                help=f"{points} left. Not in a round with a Force Point.",
+            )
+        )
+    return tuple(options)
+
+
+# --- reading a roll -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    dice: int  # every die of the code as rolled, the Wild Die included
+    pips: int
+    wild: bool
+    wild_one: str
+    cp_dice: int
+    cp_wild: bool
+    difficulty: int
+
+
+def _number(options: Mapping[str, Any], key: str, default: int, low: int, high: int, label: str):
+    value = options.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRoll(key, f"{label}: expected a whole number.")
+    if not low <= value <= high:
+        word = f"at least {low}" if value < low else f"at most {high}"
+        raise InvalidRoll(key, f"{label}: {word}, not {value}.")
+    return value
+
+
+def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
+    """The code as rolled, in the order the issue gives: wounds and extra actions take
+    whole dice off, a Force Point doubles dice and pips (no carry, 003:95), bonuses join,
+    Character Points add their dice. InvalidRoll names the option at fault."""
+    readings = resolve_settings(DICE_SETTINGS, options)
+    edition = rollable.fact("edition", EDITION_RE)
+    if not rollable.fact("can_act", True):
+        raise InvalidRoll("dice", f"A character {rollable.fact('wound', '').lower()} cannot act.")
+    difficulty = _number(
+        options, "difficulty", DEFAULT_DIFFICULTY, 1, MAX_DIFFICULTY, "Difficulty number"
+    )
+    actions = _number(options, "actions", 1, 1, MAX_ACTIONS, "Actions this round")
+    bonus_dice = _number(
+        options, "dice", 0, -MAX_BONUS_DICE, MAX_BONUS_DICE, "Bonus or penalty dice"
+    )
+    bonus_pips = _number(
+        options, "pips", 0, -MAX_BONUS_PIPS, MAX_BONUS_PIPS, "Bonus or penalty pips"
+    )
+    force_point = bool(options.get("force_point", False))
+    if force_point and rollable.fact("force_points", 0) < 1:
+        raise InvalidRoll("force_point", "No Force Point left to spend.")
+    cp_allowed = rollable.fact("cp_limit", CP_LIMIT) if edition == EDITION_RE else 0
+    cp = _number(options, "character_points", 0, 0, cp_allowed, "Character Points spent")
+    balance = rollable.fact("character_points", 0)
+    if cp > balance:
+        raise InvalidRoll(
+            "character_points",
+            f"Only {balance} Character Point{'' if balance == 1 else 's'} left to spend.",
+        )
+    if cp and force_point:  # 002:487
+        raise InvalidRoll(
+            "character_points", "Character Points or a Force Point in a round, not both."
+        )
+    code = DieCode.from_pips(rollable.dice)
+    dice = code.dice - rollable.fact("wound_dice", 0) - (actions - 1)
+    pips = code.pips
+    if force_point:
+        dice, pips = dice * 2, pips * 2
+    dice += bonus_dice
+    pips += bonus_pips
+    if dice < 1:
+        at_fault = "actions" if actions > 1 else "dice"
+        raise InvalidRoll(at_fault, f"No dice left to roll: the code drops to {dice}D.")
+    if dice + cp > MAX_ROLL_DICE:
+        raise InvalidRoll("dice", f"A roll holds at most {MAX_ROLL_DICE} dice, not {dice + cp}.")
+    return Spec(
+        dice=dice,
+        pips=pips,
+        wild=edition == EDITION_RE,
+        wild_one=readings[WILD_ONE],
+        cp_dice=cp,
+        cp_wild=readings[CP_DIE] == "wild",
+        difficulty=difficulty,
+    )
+
+
+# --- exact distributions ----------------------------------------------------------------------
+
+
+def _pack(coeffs: list[int], width: int) -> int:
+    return int.from_bytes(b"".join(c.to_bytes(width, "little") for c in coeffs), "little")
+
+
+def _unpack(value: int, width: int, count: int) -> list[int]:
+    data = value.to_bytes(width * count, "little")
+    return [int.from_bytes(data[i * width : (i + 1) * width], "little") for i in range(count)]
+
+
+def _width(total: int) -> int:
+    return total.bit_length() // 8 + 1
+
+
+def _mul(a: list[int], b: list[int]) -> list[int]:
+    """Polynomial product by packing each into one big integer (every coefficient fits
+    in `width` bytes, as none can exceed the product of the two totals). A short factor
+    (the Wild Die's five faces) is cheaper as shifted sums than as packing."""
+    if len(a) < len(b):
+        a, b = b, a
+    if len(b) <= 8:
+        out = [0] * (len(a) + len(b) - 1)
+        for j, weight in enumerate(b):
+            if weight:
+                for i, value in enumerate(a):
+                    out[i + j] += value * weight
+        return out
+    width = _width(sum(a) * sum(b))
+    return _unpack(_pack(a, width) * _pack(b, width), width, len(a) + len(b) - 1)
+
+
+@lru_cache(maxsize=1024)
+def _power(faces: int, count: int) -> tuple[int, ...]:
+    """Ways for `count` dice of faces 1..`faces` to total count + i (index i).
+
+    The coefficients of (1 + x + ... + x^(faces-1))^count by J. C. P. Miller's recurrence
+    for the power of a polynomial: q_0 = 1 and k·q_k = Σ_{i=1..faces-1} ((count+1)·i − k)·
+    q_(k−i), an exact division. The polynomial is a palindrome, so only the first half is
+    computed. About faces·count·faces/2 small products: a 130-dice code in a fraction of a
+    millisecond, where raising a packed integer to the power took several.
+    """
+    if count == 0 or faces <= 1:
+        return (1,) if count == 0 or faces == 1 else ()
+    top = (faces - 1) * count
+    half = top // 2
+    q = [1] + [0] * half
+    step = count + 1
+    for k in range(1, half + 1):
+        total = 0
+        for i in range(1, min(k, faces - 1) + 1):
+            total += (step * i - k) * q[k - i]
+        q[k] = total // k
+    return tuple(q + q[: top - half][::-1])
+
+
+@dataclass(frozen=True)
+class Dist:
+    """A finite distribution: `weights[i]` ways to total `low + i`, over `denominator`;
+    `at_least[i]` the ways to total `low + i` or more."""
+
+    low: int
+    weights: tuple[int, ...]
+    denominator: int
+    at_least: tuple[int, ...]
+
+    @classmethod
+    def of(cls, low: int, weights: list[int] | tuple[int, ...], denominator: int) -> Dist:
+        running, at_least = 0, []
+        for weight in reversed(weights):
+            running += weight
+            at_least.append(running)
+        return cls(low, tuple(weights), denominator, tuple(reversed(at_least)))
+
+    def ways_at_least(self, target: int) -> int:
+        if target <= self.low:
+            return self.denominator
+        index = target - self.low
+        return self.at_least[index] if index < len(self.at_least) else 0
+
+    def plus(self, other: Dist) -> Dist:
+        return Dist.of(
+            self.low + other.low,
+            _mul(list(self.weights), list(other.weights)),
+            self.denominator * other.denominator,
+        )
+
+
+def _dice(faces: int, count: int) -> Dist:
+    return Dist.of(count, _power(faces, count), faces**count)
+
+
+@lru_cache(maxsize=256)
+def _without_highest(count: int) -> Dist:
+    """`count` d6 totalled without their highest die: for each highest face k, the ways
+    with every die ≤ k less those with every die ≤ k − 1, shifted down by k."""
+    if count == 0:
+        return Dist.of(0, [1], 1)
+    # Totals run from count − 1 (every die a 1, one removed) to 5·count (every die a 6).
+    low = count - 1
+    totals = [0] * (SIDES * count - SIDES - low + 1)
+    for k in range(1, SIDES + 1):
+        upto = _power(k, count)
+        below = _power(k - 1, count) if k > 1 else ()
+        # (x + ... + x^k)^count starts at count; (x + ... + x^(k-1))^count likewise.
+        offset = count - k - low
+        for i, ways in enumerate(upto):
+            if i < len(below):
+                ways -= below[i]
+            if ways:
+                totals[offset + i] += ways
+    return Dist.of(low, totals, SIDES**count)
+
+
+def _ways_at_least(base: Dist, open_dice: int, target: int) -> tuple[int, int]:
+    """P(base + 6·(J1 + ... + Jk) ≥ target), k = `open_dice`, each J the run of 6s of an
+    open-ended die. The 6s runs sum to a negative binomial: P(j) = C(j+k−1, j)·5^k/6^(j+k).
+    Once 6·j covers the gap, success is certain, so that rest is 1 − the finite sum."""
+    if open_dice == 0:
+        return base.ways_at_least(target), base.denominator
+    certain_from = max(0, -(-(target - base.low) // SIDES))
+    at_least, size = base.at_least, len(base.at_least)
+    # Both sums are over 6^certain_from: Σ_j C(j+k−1, j)·6^(certain_from−j)·(...), summed
+    # by Horner's rule (a multiplication by 6 a step) instead of a power of 6 per term.
+    ways = runs = 0
+    choose = 1  # C(j+k−1, j)
+    index = target - base.low  # target − 6j is above base.low for every j < certain_from
+    for j in range(certain_from):
+        if j:
+            choose = choose * (j + open_dice - 1) // j
+        runs = runs * SIDES + choose
+        ways = ways * SIDES + (choose * at_least[index] if index < size else 0)
+        index -= SIDES
+    ways, runs = ways * SIDES, runs * SIDES
+    scale = SIDES**certain_from
+    five = 5**open_dice
+    rest = scale * SIDES**open_dice - five * runs  # the runs that make success certain
+    denominator = scale * SIDES**open_dice * base.denominator
+    return five * ways + rest * base.denominator, denominator
+
+
+def _parts(spec: Spec) -> tuple[tuple[Fraction, Dist, int, int], ...]:
+    return _mixture(spec.dice, spec.pips, spec.wild, spec.wild_one, spec.cp_dice, spec.cp_wild)
+
+
+@lru_cache(maxsize=512)
+def _mixture(
+    dice: int, pips: int, wild: bool, wild_one: str, cp_dice: int, cp_wild: bool
+) -> tuple[tuple[Fraction, Dist, int, int], ...]:
+    """The total as a mixture: (weight, finite part, open-ended dice, extra) with
+    total = finite part + 6·(runs of 6s of the open-ended dice) + extra."""
+    normal = dice - 1 if wild else dice
+    plain_cp = 0 if cp_wild else cp_dice
+    open_cp = cp_dice if cp_wild else 0
+    fixed = _dice(SIDES, normal).plus(_dice(SIDES, plain_cp))
+    if not wild:
+        return ((Fraction(1), fixed.plus(_dice(5, open_cp)), open_cp, pips),)
+    # The Wild Die is 6·J + R; its first face shows 1 exactly when J = 0 and R = 1.
+    main = (Fraction(1), fixed.plus(_dice(5, open_cp + 1)), open_cp + 1, pips)
+    if wild_one != "subtract":
+        return (main,)
+    as_one = fixed.plus(_dice(5, open_cp))
+    removed = _without_highest(normal).plus(_dice(SIDES, plain_cp)).plus(_dice(5, open_cp))
+    sixth = Fraction(1, SIDES)
+    return (main, (-sixth, as_one, open_cp, pips + 1), (sixth, removed, open_cp, pips))
+
+
+def chance_at_least(spec: Spec, target: int) -> Fraction:
+    """The exact chance that the roll totals `target` or more."""
+    # Summed as plain integers and reduced once: Fraction sums of big denominators are slow.
+    numerator, denominator = 0, 1
+    for weight, dist, open_dice, extra in _parts(spec):
+        ways, over = _ways_at_least(dist, open_dice, target - extra)
+        over *= weight.denominator
+        numerator = numerator * over + weight.numerator * ways * denominator
+        denominator *= over
+    return Fraction(numerator, denominator)
+
+
+def _range(spec: Spec) -> tuple[int, int]:
+    """A window for the chart around the mean (with the difficulty always inside)."""
+    fixed = spec.dice - 1 if spec.wild else spec.dice
+    open_dice = int(spec.wild)
+    if spec.cp_wild:
+        open_dice += spec.cp_dice
+    else:
+        fixed += spec.cp_dice
+    mean = 3.5 * fixed + 4.2 * open_dice + spec.pips
+    spread = math.sqrt(35 / 12 * fixed + 10.64 * open_dice)
+    lowest = (
+        (0 if spec.wild and spec.wild_one == "subtract" else spec.dice) + spec.cp_dice + spec.pips
+    )
+    low = max(lowest, math.floor(mean - 3 * spread))
+    high = math.ceil(mean + 3.5 * spread) + 1
+    return min(low, spec.difficulty), max(high, spec.difficulty + 1)
+
+
+@lru_cache(maxsize=4096)
+def _odds(spec: Spec) -> Odds:
+    low, high = _range(spec)
+    step = max(1, math.ceil((high - low) / 24))
+    target = spec.difficulty
+    # Edges at the difficulty plus whole steps, so the difficulty starts a bar.
+    first = target - ((target - low) // step) * step
+    edges = list(range(first, high + 1, step))
+    at_least = {edge: chance_at_least(spec, edge) for edge in edges}
+    bars = []
+    below = 1 - at_least[edges[0]]
+    if below:
+        bars.append(Bar(f"{edges[0] - 1} or less", below))
+    for index, edge in enumerate(edges):
+        last = index == len(edges) - 1
+        chance = at_least[edge] - (0 if last else at_least[edges[index + 1]])
+        if last:
+            label = f"{edge} or more"
+        elif step == 1:
+            label = str(edge)
+        else:
+            label = f"{edge}–{edge + step - 1}"
+        bars.append(Bar(label, chance, edge >= target, threshold=edge == target))
+    band = band_for(target)
+    code = DieCode(spec.dice, spec.pips).format()
+    question = f"{code} against {target} ({band.label}): {target} or more"
+    notes = []
+    if spec.cp_dice:
+        notes.append(
+            f"With {spec.cp_dice} Character Point {'die' if spec.cp_dice == 1 else 'dice'}."
+        )
+    if spec.wild and spec.wild_one == "complication":
+        notes.append("A 1 on the Wild Die (1 roll in 6) brings a complication.")
+    if band.source.startswith(OUTSIDE):
+        notes.append(f"{band.label} {band.low}–{band.high} is not in the seeds.")
+    return Odds(at_least[target], tuple(bars), question, exact=True, note=" ".join(notes))
+
+
+def odds(rollable: Rollable, options: Mapping[str, Any]) -> Odds:
+    """The exact chance of reaching the difficulty number, with the totals as bars."""
+    return _odds(read_roll(rollable, options))
+
+
+# --- a roll ---------------------------------------------------------------------------------
+
+
+def _open_ended(rng: random.Random, faces: list[int]) -> int:
+    total = 0
+    while True:
+        face = rng.randint(1, SIDES)
+        faces.append(face)
+        total += face
+        if face != SIDES:
+            return total
+
+
+def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> RollResult:
+    """Roll the code with the caller's generator and total it the way `odds` counts."""
+    spec = read_roll(rollable, options)
+    normal_count = spec.dice - 1 if spec.wild else spec.dice
+    normal = [rng.randint(1, SIDES) for _ in range(normal_count)]
+    rolled = list(normal)
+    details = []
+    total = sum(normal) + spec.pips
+    if spec.wild:
+        chain: list[int] = []
+        wild = _open_ended(rng, chain)
+        rolled += chain
+        details.append("Wild Die: " + ", ".join(map(str, chain)))
+        if chain[0] == 1 and spec.wild_one == "subtract":
+            highest = max(normal, default=0)
+            total -= highest
+            details.append(
+                f"Wild Die 1: removed with the highest die ({highest})"
+                if normal
+                else "Wild Die 1: removed"
+            )
+        else:
+            total += wild
+            if chain[0] == 1 and spec.wild_one == "complication":
+                details.append("Wild Die 1: a complication")
+    for _ in range(spec.cp_dice):
+        if spec.cp_wild:
+            chain = []
+            total += _open_ended(rng, chain)
+        else:
+            chain = [rng.randint(1, SIDES)]
+            total += chain[0]
+        rolled += chain
+        details.append("Character Point: " + ", ".join(map(str, chain)))
+    won = total >= spec.difficulty
+    outcome = "success" if won else "failure"
+    code = DieCode(spec.dice, spec.pips).format()
+    summary = f"{rollable.label}: {code} → {total} against {spec.difficulty} ({outcome})"
+    return RollResult(
+        dice=tuple(rolled),
+        kept=f"total {total}",
+        outcome=outcome,
+        success=won,
+        summary=summary,
+        total=total,
+        details=tuple(details),
+    )
+
+
+# --- what a roll spends -----------------------------------------------------------------------
+
+# The options that spend, and what to say when a form asks for one the sheet no longer
+# offers (the last Force Point or Character Point went since the page was drawn).
+ROLL_SPENDS: dict[str, str] = {
+    "force_point": "No Force Point left to spend.",
+    "character_points": "No Character Points left to spend on this roll.",
+}
+
+
+def roll_edits(rollable: Rollable, options: Mapping[str, Any], result: RollResult) -> dict:
+    """The sheet edits a roll calls for: a Force Point spent (003:95) comes off the sheet's
+    Force Points. The web layer applies them through the edit service with the roll."""
+    if not options.get("force_point"):
+        return {}
+    return {"points.force": str(max(rollable.fact("force_points", 0) - 1, 0))}
+
+
+def roll_ledger_spend(rollable: Rollable, options: Mapping[str, Any]) -> int:
+    """The Character Points a roll spends (R&E, 002:480-489). In play the ledger holds
+    them, so the web layer writes this as a ledger entry, not a sheet edit."""
+    if rollable.fact("edition", EDITION_RE) != EDITION_RE:
+        return 0
+    value = options.get("character_points", 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -2,20 +2,24 @@
 
 Trait keys (raw is what the form submits):
 
-    stage "creation" | "play"; info.player|template|description (text);
+    stage "creation" | "play"; info.player|template|description|physical|quote (text);
     info.edition|kind|role|species (a choice)
     attr.<attribute> "3D+1"; move "11"; wound "wounded"
     species.name, species.move, species.move_max, species.min.<attr>, species.max.<attr>
     template.<attr> "2D" / template.clear          the 1E alien template
-    skill.<slug> "4D+2" ("" resets it to the attribute); skill.add "Name|DEX" or
+    skill.<slug> "4D+2", or "+1D" for the attribute plus 1D ("" resets it to the
+        attribute); skill.add "Name|DEX" or
         "Name|TEC|advanced:first_aid" (an empty third part is no advanced skill);
         skill.remove "<slug>"
-    spec.add "Name|<skill>"; spec.<slug> "6D"; spec.remove "<slug>"
+    spec.add "Name|<skill>"; spec.<slug> "6D" or "+1D" (its skill plus 1D); spec.remove
+        "<slug>"
     force.sensitive yes/no; force.control|sense|alter "1D"
     power.add "<slug>" or "Name|control+sense"; power.remove "<slug>"
     points.character|force|dark_side; teacher.present yes/no; teacher.control|sense|alter
     droid.speed|armor "2D"; equipment.add "Name|features"; equipment.<i>.name|features;
         equipment.remove "<i>" (rows count from 0 in keys, from 1 in messages)
+    weapon.add "Name" or "Name|damage"; weapon.<i>.name|damage|range|ammo; weapon.remove "<i>"
+    gear.credits "1200"; gear.equipment (text)
     advance.<trait> "<new code>"   a paid raise: the one-pip rule, points spent, recorded
         in interval; advance.force.sensitive; advance.power (or advance.power.add) "<slug>"
     interval.close                 a new adventure: the one-pip window starts over
@@ -27,7 +31,8 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rulesets.core import InvalidEdit, resolve_settings
+from rulesets.core import DieCode, InvalidEdit, resolve_settings
+from rulesets.core.diecode import DieCodeError
 from rulesets.core.parsing import (
     parse_choice,
     parse_code,
@@ -50,6 +55,7 @@ from rulesets.weg_d6.data import (
     EDITION_1E,
     EDITION_RE,
     EDITIONS,
+    EQUIPMENT_TEXT_LIMIT,
     FORCE_SKILL_LABELS,
     FORCE_SKILL_SLUGS,
     INITIAL_POWERS_1E,
@@ -57,6 +63,7 @@ from rulesets.weg_d6.data import (
     LEARNED_FORCE_SKILL_PIPS,
     LOWEST_ATTRIBUTE_PIPS,
     MAX_CODE_PIPS,
+    MAX_CREDITS,
     MAX_CUSTOM_POWERS,
     MAX_CUSTOM_SKILLS,
     MAX_EQUIPMENT,
@@ -66,20 +73,32 @@ from rulesets.weg_d6.data import (
     MAX_POINTS,
     MAX_POWER_PICKS,
     MAX_SPECIALIZATIONS,
+    MAX_WEAPONS,
     NAME_LIMIT,
+    PHYSICAL_LIMIT,
     POWER_BY_SLUG,
+    QUOTE_LIMIT,
     ROLES,
     SPECIES_CHOICES,
+    WEAPON_TEXT_LIMITS,
     WOUND_BY_SLUG,
     WOUND_SLUGS_BY_EDITION,
 )
-from rulesets.weg_d6.force import force_order_problem, power_totals
+from rulesets.weg_d6.force import force_order_problem, overfilled_by
 from rulesets.weg_d6.settings import SETTINGS
 from rulesets.weg_d6.traits import code_text as code
 
 Handler = Callable[[dict, str, str, str, Mapping[str, Any]], None]
 
 INFO_TEXT_LABELS = {"player": "Player", "template": "Template"}
+INFO_NOTES = {
+    "description": ("Background and description", DESCRIPTION_LIMIT),
+    "physical": ("Physical description", PHYSICAL_LIMIT),
+}
+QUOTE_LABEL = "Quote"
+WEAPON_NOUN = "weapon"
+WEAPON_FIELD_LABELS = {"name": "Weapon", "damage": "Damage", "range": "Range", "ammo": "Ammo"}
+GEAR_LABELS = {"credits": "Credits", "equipment": "Equipment"}
 POINT_LABELS = {"force": "Force Points", "dark_side": "Dark Side Points"}
 DROID_CODE_LABELS = {"speed": "Speed code", "armor": "Armor"}
 EQUIPMENT_NOUN = "droid item"
@@ -115,10 +134,11 @@ def _keep_as_is(sheet: dict) -> None:
 def _edit_info(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping) -> None:
     if rest in INFO_TEXT_LABELS:
         sheet["info"][rest] = parse_text(trait, raw, label=INFO_TEXT_LABELS[rest], limit=NAME_LIMIT)
-    elif rest == "description":
-        sheet["info"][rest] = parse_notes(
-            trait, raw, label="Background and description", limit=DESCRIPTION_LIMIT
-        )
+    elif rest in INFO_NOTES:
+        label, limit = INFO_NOTES[rest]
+        sheet["info"][rest] = parse_notes(trait, raw, label=label, limit=limit)
+    elif rest == "quote":
+        sheet["info"][rest] = parse_text(trait, raw, label=QUOTE_LABEL, limit=QUOTE_LIMIT)
     elif rest == "edition":
         sheet["edition"] = parse_choice(trait, raw, EDITIONS, label="Edition")
         if sheet["edition"] == EDITION_1E and sheet["wound"] == "wounded_twice":
@@ -231,7 +251,32 @@ def _edit_skill(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
     if raw == "":
         sheet["skills"].pop(rest, None)
         return
-    sheet["skills"][rest] = parse_code(trait, raw, label=info.label, maximum=MAX_CODE_PIPS)
+    attribute = ATTRIBUTE_BY_SLUG[info.attribute].label
+    base = sheet["attributes"][info.attribute]
+    sheet["skills"][rest] = parse_skill_code(trait, raw, info.label, base, attribute)
+
+
+def parse_skill_code(trait: str, raw: str, label: str, base: int, base_label: str) -> int:
+    """Read a skill's code: "4D+1" as written, "+1D" as its base plus 1D.
+
+    A WEG player writes a skill as dice over its attribute ("Dodge +1D"), and a
+    specialization as dice over its skill: a code with a leading "+" means that, never a
+    code of its own. A leading "-" is a penalty, no code for a skill, and is refused.
+    """
+    if not raw.startswith("+"):
+        return parse_code(trait, raw, label=label, maximum=MAX_CODE_PIPS)
+    try:
+        offset = DieCode.parse(raw).total_pips
+    except DieCodeError as error:
+        raise InvalidEdit(trait, f"{label}: {error}") from None
+    pips = base + offset
+    if pips > MAX_CODE_PIPS:
+        raise InvalidEdit(
+            trait,
+            f"{label}: {base_label} {code(base)} {raw} comes to {code(pips)}; a code is at "
+            f"most {code(MAX_CODE_PIPS)}.",
+        )
+    return pips
 
 
 def _add_custom_skill(sheet: dict, trait: str, raw: str) -> None:
@@ -304,8 +349,14 @@ def _edit_specialization(sheet: dict, trait: str, rest: str, raw: str, settings:
             raise InvalidEdit(trait, f"“{raw}” is not a specialization on this sheet.")
     elif rest in sheet["specializations"]:
         label = traits.trait_name(sheet, trait)
-        sheet["specializations"][rest]["pips"] = parse_code(
-            trait, raw, label=label, maximum=MAX_CODE_PIPS
+        parent = sheet["specializations"][rest]["skill"]
+        parent_info = traits.skill_info(sheet, parent)
+        sheet["specializations"][rest]["pips"] = parse_skill_code(
+            trait,
+            raw,
+            label,
+            traits.skill_code(sheet, parent),
+            parent_info.label if parent_info else parent,
         )
     else:
         raise _unknown(trait)
@@ -343,10 +394,16 @@ def _edit_force(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
 
 
 def _grant_initial_powers(sheet: dict, skill: str, settings: Mapping) -> None:
-    """Give the traditional three powers that come with a 1E skill's first die (003:1778)."""
+    """Give the traditional three powers that come with a 1E skill's first die (003:1778).
+
+    A power that would break a power total under the reading in force is left out: the
+    sheet then proposes the choice (rules.py, "initial_set_swap").
+    """
     for slug in INITIAL_POWERS_1E[skill]:
         needs = traits.power_skills(sheet, slug, settings)
-        if slug not in sheet["force"]["powers"] and all(sheet["force"][s] for s in needs):
+        if slug in sheet["force"]["powers"] or not all(sheet["force"][s] for s in needs):
+            continue
+        if not overfilled_by(sheet, slug, settings):
             sheet["force"]["powers"].append(slug)
 
 
@@ -379,12 +436,12 @@ def _power_problems(sheet: dict, slug: str, settings: Mapping) -> str:
     missing = [FORCE_SKILL_LABELS[s] for s in needs if sheet["force"][s] == 0]
     if missing:
         return f"{label} needs {' and '.join(missing)}, still at 0D."
-    for skill, (used, total) in power_totals(sheet, settings).items():
-        if skill in needs and total is not None and used + 1 > total:
-            return (
-                f"{FORCE_SKILL_LABELS[skill]} {code(sheet['force'][skill])} holds {total} "
-                f"powers and {used} are learned."
-            )
+    for skill in overfilled_by(sheet, slug, settings):
+        pips = sheet["force"][skill]
+        return (
+            f"{FORCE_SKILL_LABELS[skill]} {code(pips)} holds {pips} powers and all are "
+            "learned (3 per die and 1 per pip)."
+        )
     return ""
 
 
@@ -492,6 +549,71 @@ def _edit_equipment(sheet: dict, trait: str, rest: str, raw: str, settings: Mapp
         item["features"] = parse_whole(
             trait, raw, label="Extra features", minimum=0, maximum=MAX_FEATURES
         )
+
+
+def _edit_weapon(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping) -> None:
+    weapons = sheet["weapons"]
+    if rest == "add":
+        name_text, _, damage_text = (part.strip() for part in raw.partition("|"))
+        if not name_text:
+            raise InvalidEdit(trait, "Write the weapon's name, e.g. Blaster pistol.")
+        if len(weapons) >= MAX_WEAPONS:
+            raise InvalidEdit(trait, f"A sheet lists at most {MAX_WEAPONS} weapons.")
+        name = parse_text(trait, name_text, label="Weapon", limit=NAME_LIMIT)
+        damage = parse_damage(trait, damage_text) if damage_text else ""
+        weapons.append({"name": name, "damage": damage, "range": "", "ammo": ""})
+        return
+    if rest == "remove":
+        weapons.pop(parse_row_index(trait, raw, weapons, noun=WEAPON_NOUN))
+        return
+    index_text, _, field = rest.partition(".")
+    if field not in WEAPON_FIELD_LABELS:
+        raise _unknown(trait)
+    weapon = weapons[parse_row_index(trait, index_text, weapons, noun=WEAPON_NOUN)]
+    if field == "name":
+        weapon["name"] = parse_text(trait, raw, label="Weapon", limit=NAME_LIMIT)
+        if not weapon["name"]:
+            raise InvalidEdit(trait, "A weapon needs a name; remove it instead.")
+    elif field == "damage":
+        weapon["damage"] = parse_damage(trait, raw) if raw else ""
+    else:
+        weapon[field] = parse_text(
+            trait, raw, label=WEAPON_FIELD_LABELS[field], limit=WEAPON_TEXT_LIMITS[field]
+        )
+
+
+def parse_damage(trait: str, raw: str) -> str:
+    """Read a weapon's damage as the books write it: a code (4D, 5D+2) or one relative to
+    the wielder's Strength (STR+1D, STR-1D; 003:2350, 003:2702); return it normalised."""
+    text = raw.strip().upper().replace(" ", "")
+    prefix = ""
+    if text.startswith("STR") and len(text) > 3:
+        prefix, text = "STR", text[3:]
+    try:
+        damage = DieCode.parse(text)
+    except DieCodeError:
+        damage = None
+    signed = text.startswith(("+", "-"))
+    if damage is None or (prefix and not signed) or (not prefix and signed):
+        raise InvalidEdit(
+            trait, f"Damage: “{raw[:40]}” is not a damage code; write it like 4D, 5D+2 or STR+1D."
+        )
+    if len(raw) > WEAPON_TEXT_LIMITS["damage"]:
+        raise InvalidEdit(trait, f"Damage is limited to {WEAPON_TEXT_LIMITS['damage']} characters.")
+    return prefix + damage.format(signed=bool(prefix))
+
+
+def _edit_gear(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping) -> None:
+    if rest == "credits":
+        sheet["gear"]["credits"] = parse_whole(
+            trait, raw or "0", label="Credits", minimum=0, maximum=MAX_CREDITS
+        )
+    elif rest == "equipment":
+        sheet["gear"]["equipment"] = parse_notes(
+            trait, raw, label="Equipment", limit=EQUIPMENT_TEXT_LIMIT
+        )
+    else:
+        raise _unknown(trait)
 
 
 def _edit_interval(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping) -> None:
@@ -612,6 +734,8 @@ _HANDLERS: dict[str, Handler] = {
     "wound": _edit_wound,
     "droid": _edit_droid,
     "equipment": _edit_equipment,
+    "weapon": _edit_weapon,
+    "gear": _edit_gear,
     "interval": _edit_interval,
     "advance": _edit_advance,
 }

@@ -14,6 +14,7 @@ from typing import Any
 
 from rulesets.core import (
     Cost,
+    DieCode,
     InvalidEdit,
     Pool,
     Report,
@@ -43,10 +44,13 @@ from rulesets.weg_d6.data import (
     FORCE_SKILL_LABELS,
     FORCE_SKILL_SLUGS,
     FORCE_SKILLS,
+    FORCE_TEMPLATES_1E,
     INITIAL_POWER_COUNT_1E,
+    INITIAL_POWERS_1E,
     KINDS,
     LOWEST_ATTRIBUTE_PIPS,
     MAX_CODE_PIPS,
+    MAX_CREDITS,
     MAX_FEATURES,
     MAX_MOVE,
     MAX_POINTS,
@@ -61,14 +65,18 @@ from rulesets.weg_d6.data import (
 from rulesets.weg_d6.edits import (
     DROID_CODE_LABELS,
     EQUIPMENT_NOUN,
+    GEAR_LABELS,
+    INFO_NOTES,
     INFO_TEXT_LABELS,
     POINT_LABELS,
+    QUOTE_LABEL,
+    WEAPON_FIELD_LABELS,
     force_skill_lock,
     point_label,
     species_bounds,
     wound_choices,
 )
-from rulesets.weg_d6.force import force_order_problem, power_totals
+from rulesets.weg_d6.force import force_order_problem, overfilled_by, power_totals
 from rulesets.weg_d6.settings import SETTINGS
 from rulesets.weg_d6.traits import code_text as code
 
@@ -261,9 +269,21 @@ def _check_species(sheet: Mapping[str, Any], settings: Mapping[str, Any], report
         )
 
 
+def force_paid_with_skill_dice(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> bool:
+    """Whether a character's Force skills come out of the beginning skill dice (the core
+    books' rule, a GM reading: digest §3); a droid never has any (003:1002)."""
+    return sheet["kind"] != "droid" and settings["force_creation"] == "skill_dice"
+
+
+def _force_dice_spent(sheet: Mapping[str, Any]) -> int:
+    # A Force skill rests on no attribute: every die of it is bought.
+    return sum(sheet["force"][skill] for skill in FORCE_SKILL_SLUGS)
+
+
 def _skill_dice_spent(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> int:
-    """Creation skill dice in pips: dice above the attribute, advanced double, specs at 1/3."""
-    spent = 0
+    """Creation skill dice in pips: dice above the attribute, advanced double, specs at 1/3,
+    and the Force skills whole when the reading in force pays them with skill dice."""
+    spent = _force_dice_spent(sheet) if force_paid_with_skill_dice(sheet, settings) else 0
     for slug, pips in sheet["skills"].items():
         info = traits.skill_info(sheet, slug)
         if info is None:
@@ -333,6 +353,7 @@ def _check_skills(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
             else:
                 report.warn("specialization_below_skill", trait, text, "002:37")
     if creation and not droid:
+        _check_force_dice(sheet, settings, report)
         allowed = settings["skill_dice"] * PIPS
         spent = _skill_dice_spent(sheet, settings)
         report.add_pool(
@@ -357,6 +378,44 @@ def _check_skills(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
                 None,
                 f"{traits.amount_text(allowed - spent)} of skill dice still to spend.",
             )
+
+
+def _check_force_dice(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: Report):
+    """Count a new character's Force skills under the GM's reading "force_creation".
+
+    With skill dice (the default), R&E's per-skill creation cap holds for them as for any
+    skill; with Force dice of their own, they fill a pool of their own.
+    """
+    force = sheet["force"]
+    if force_paid_with_skill_dice(sheet, settings):
+        cap = settings["creation_skill_cap"] * PIPS
+        if sheet["edition"] != EDITION_RE or not cap:
+            return
+        for skill in FORCE_SKILL_SLUGS:
+            if force[skill] > cap:
+                label = FORCE_SKILL_LABELS[skill]
+                report.error(
+                    "creation_skill_cap",
+                    f"force.{skill}",
+                    f"{label} has {code(force[skill])} of skill dice; at creation one skill "
+                    f"takes at most {code(cap)}, Force skills too (GM setting; not in either "
+                    "seed).",
+                )
+        return
+    allowed = settings["creation_force_dice"] * PIPS
+    spent = _force_dice_spent(sheet)
+    report.add_pool(
+        traits.PipPool(
+            "force_dice", "Force dice", allowed, spent, "pips", "GM setting; not in either seed"
+        )
+    )
+    if spent > allowed:
+        report.error(
+            "force_dice_over",
+            None,
+            f"{code(spent)} in Force skills; creation gives {code(allowed)} of Force dice "
+            "(GM setting; not in either seed).",
+        )
 
 
 def _check_advanced(sheet, settings, report: Report, info: traits.SkillInfo, trait: str) -> None:
@@ -393,6 +452,22 @@ def _check_force(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: 
                 "Force-sensitive character learns Force skills.",
                 "002:794",
             )
+    if (
+        sheet["edition"] == EDITION_1E
+        and sheet["stage"] == "creation"
+        and learned
+        and not force["sensitive"]
+        and not sheet["teacher"]["present"]
+    ):
+        for skill in learned:
+            report.error(
+                "force_needs_template",
+                f"force.{skill}",
+                f"{FORCE_SKILL_LABELS[skill]} is {code(force[skill])}, but in 1st edition a "
+                f"new character has Force skills only from a Force template ({_templates()}) "
+                "or with a teacher or master.",
+                "003:1758",
+            )
     if sheet["edition"] == EDITION_1E and force["alter"]:
         problem = force_order_problem(sheet, "alter", settings)
         if problem:
@@ -405,6 +480,32 @@ def _check_force(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: 
             f"Force skill raises still owe powers, one for each ({picks}); the teacher picks them.",
             "002:800",
         )
+
+
+def _templates() -> str:
+    return ", ".join(FORCE_TEMPLATES_1E[:-1]) + " or " + FORCE_TEMPLATES_1E[-1]
+
+
+def _set_proposal(sheet: Mapping[str, Any], skill: str, settings: Mapping[str, Any]) -> str:
+    """When a 1E traditional set cannot fit, say which powers and what the player may do."""
+    force = sheet["force"]
+    own = FORCE_SKILL_LABELS[skill]
+    blocked = []
+    for slug in INITIAL_POWERS_1E[skill]:
+        needs = traits.power_skills(sheet, slug, settings)
+        if slug in force["powers"] or not all(force[s] for s in needs):
+            continue
+        full = [s for s in overfilled_by(sheet, slug, settings) if s != skill]
+        if full:
+            where = " and ".join(f"{FORCE_SKILL_LABELS[s]} {code(force[s])}" for s in full)
+            blocked.append((traits.power_label(sheet, slug), where))
+    if not blocked:
+        return ""
+    said = "; ".join(f"{label} would overfill {where}" for label, where in blocked)
+    return (
+        f" Of the traditional {own} set, {said}: drop a power there to take it, or choose "
+        f"another {own} power."
+    )
 
 
 def _check_powers(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: Report):
@@ -446,7 +547,7 @@ def _check_powers(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
                     "powers_to_choose",
                     f"force.{skill}",
                     f"{label} {code(force[skill])} starts with {minimum} powers mastered; "
-                    f"{minimum - used} still to choose.",
+                    f"{minimum - used} still to choose." + _set_proposal(sheet, skill, settings),
                     "003:1800",
                 )
 
@@ -621,6 +722,11 @@ FIXED_LABELS = {
     STAGE_TRAIT: "Stage",
     **{f"info.{key}": label for key, label in INFO_TEXT_LABELS.items()},
     "info.description": "Background and description",
+    "info.physical": INFO_NOTES["physical"][0],
+    "info.quote": QUOTE_LABEL,
+    **{f"gear.{key}": label for key, label in GEAR_LABELS.items()},
+    "weapon.add": "Add a weapon",
+    "weapon.remove": "Remove a weapon",
     "info.edition": "Edition",
     "info.kind": "Kind",
     "info.role": "Role",
@@ -685,6 +791,9 @@ def trait_label(trait: str) -> str:
     if head == "equipment" and index.isascii() and index.isdigit() and field:
         word = "name" if field == "name" else "extra features"
         return f"Droid item {int(index) + 1} {word}"
+    if head == "weapon" and index.isascii() and index.isdigit() and field in WEAPON_FIELD_LABELS:
+        word = "name" if field == "name" else WEAPON_FIELD_LABELS[field].lower()
+        return f"Weapon {int(index) + 1} {word}"
     return trait
 
 
@@ -804,9 +913,11 @@ def trait_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Tr
             source="002:553" if sheet["edition"] == EDITION_RE else "003:1840",
         )
     )
+    rows += _weapon_rows(sheet)
     if sheet["kind"] == "droid":
         rows += _droid_rows(sheet)
     else:
+        rows += _gear_rows(sheet)
         rows += _species_rows(sheet)
     return rows
 
@@ -859,7 +970,64 @@ def _detail_rows(sheet: Mapping[str, Any]) -> list[TraitRow]:
             section=section,
         ),
     ]
+    if sheet["kind"] != "droid":
+        # The classic template's looks and quote; a droid's looks are its equipment.
+        rows += [
+            TraitRow(
+                key="info.physical",
+                label=INFO_NOTES["physical"][0],
+                section="background",
+                value=sheet["info"]["physical"],
+                shown=sheet["info"]["physical"],
+                kind=RowKind.NOTES,
+            ),
+            _text_row("info.quote", QUOTE_LABEL, sheet["info"]["quote"], section="background"),
+        ]
     return rows
+
+
+def _weapon_rows(sheet: Mapping[str, Any]) -> list[TraitRow]:
+    rows = []
+    for index, weapon in enumerate(sheet["weapons"]):
+        for field, label in WEAPON_FIELD_LABELS.items():
+            rows.append(
+                _text_row(
+                    f"weapon.{index}.{field}",
+                    label,
+                    weapon[field],
+                    section="weapons",
+                    group=f"Weapon {index + 1}",
+                    note="a code, or STR+1D for a weapon swung with Strength (003:2702)"
+                    if field == "damage" and not weapon[field]
+                    else "",
+                )
+            )
+    return rows
+
+
+def _gear_rows(sheet: Mapping[str, Any]) -> list[TraitRow]:
+    gear = sheet["gear"]
+    return [
+        _number_row(
+            "gear.credits", GEAR_LABELS["credits"], gear["credits"], MAX_CREDITS, section="gear"
+        ),
+        TraitRow(
+            key="gear.equipment",
+            label=GEAR_LABELS["equipment"],
+            section="gear",
+            value=gear["equipment"],
+            shown=gear["equipment"],
+            kind=RowKind.NOTES,
+        ),
+    ]
+
+
+def _over(pips: int, base: int) -> str:
+    """A code as dice over what it rests on ("+1D"): how a player writes a skill, and the
+    form "+1D" typed into the field stands for (edits.parse_skill_code)."""
+    if pips <= base:
+        return ""
+    return DieCode.from_pips(pips - base).format(signed=True) + " over it"
 
 
 def _skill_note(sheet: Mapping[str, Any], info: traits.SkillInfo, settings: Mapping) -> str:
@@ -870,7 +1038,9 @@ def _skill_note(sheet: Mapping[str, Any], info: traits.SkillInfo, settings: Mapp
         notes.append(f"untrained: rolls {code(pips)} ({attribute.label})")
         notes.append(_rolls_note(sheet, f"attr.{info.attribute}", pips))
     else:
-        notes.append(_rolls_note(sheet, f"skill.{info.slug}", sheet["skills"][info.slug]))
+        pips = sheet["skills"][info.slug]
+        notes.append(_over(pips, sheet["attributes"][info.attribute]))
+        notes.append(_rolls_note(sheet, f"skill.{info.slug}", pips))
     if info.advanced:
         prerequisite = traits.skill_info(sheet, info.prerequisite or "")
         needs = settings["advanced_prerequisite_dice"]
@@ -956,6 +1126,7 @@ def _attribute_rows(
                         source="002:37",
                         note=_notes(
                             "1st edition has no specializations." if edition_1e else "",
+                            _over(spec["pips"], pips),
                             _rolls_note(sheet, spec_key, spec["pips"]),
                         ),
                         stepped=True,
@@ -997,7 +1168,8 @@ def _force_rows(
             # call; R&E: the player buys it (20 CP in play).
             setter=Setter.GM if edition_1e else Setter.PLAYER,
             source="003:1758" if edition_1e else "002:59",
-            note="Comes with a Force template or a master's training, as the GM allows."
+            note=f"Marks a Force template ({_templates()}) or a master's training, as the GM "
+            "allows; a new character's Force skills need it, or a teacher."
             if edition_1e
             else "Needed before any Force skill.",
         )

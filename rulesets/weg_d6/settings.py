@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rulesets.core import Setting
 from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, EDITIONS
+from rulesets.weg_d6.dice import DICE_SETTINGS
 
 NOT_IN_SEEDS = "not in either seed"
 
@@ -132,6 +133,37 @@ SETTINGS: tuple[Setting, ...] = (
         choices=(("sense", "Sense"), ("alter", "Alter")),
     ),
     Setting(
+        "initial_power_slots",
+        "1E: the three initial powers of a Force skill count against",
+        "own_skill",
+        "003:1778-1796 (the traditional sets) against 003:1798 (a power counts against every "
+        "skill it uses); the first reading lets the traditional sets fit at 1D",
+        help="Under the second, a set that cannot fit leaves a power for the player to swap.",
+        choices=(
+            ("own_skill", "Only the skill whose set lists them"),
+            ("every_skill", "Every skill they use"),
+        ),
+    ),
+    Setting(
+        "force_creation",
+        "Force skills at creation are paid with",
+        "skill_dice",
+        f"{NOT_IN_SEEDS}: the core books' rule (digest §3); who may have them: 002:794, 003:1758",
+        help="Either way R&E needs Force-sensitivity, and 1E a Force template or a teacher.",
+        choices=(
+            ("skill_dice", "The beginning skill dice, under the per-skill cap"),
+            ("force_dice", "Force dice of their own (the next reading)"),
+        ),
+    ),
+    Setting(
+        "creation_force_dice",
+        "Force dice of their own at creation",
+        3,
+        f"{NOT_IN_SEEDS}: a house rule, used only with the reading above",
+        minimum=0,
+        maximum=20,
+    ),
+    Setting(
         "attribute_cost_multiplier_1e",
         "1E attribute price per pip, times the number before the D",
         10,
@@ -156,4 +188,5 @@ SETTINGS: tuple[Setting, ...] = (
         help="NPCs only ever get a warning: published ones fall outside the limits.",
         choices=(("error", "Refuse"), ("warning", "Warn"), ("off", "Ignore")),
     ),
+    *DICE_SETTINGS,
 )

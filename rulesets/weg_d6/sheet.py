@@ -30,10 +30,12 @@ from rulesets.weg_d6.data import (
     DESCRIPTION_LIMIT,
     EDITION_RE,
     EDITIONS,
+    EQUIPMENT_TEXT_LIMIT,
     FORCE_SKILL_SLUGS,
     KINDS,
     LOWEST_ATTRIBUTE_PIPS,
     MAX_CODE_PIPS,
+    MAX_CREDITS,
     MAX_CUSTOM_POWERS,
     MAX_CUSTOM_SKILLS,
     MAX_EQUIPMENT,
@@ -44,20 +46,24 @@ from rulesets.weg_d6.data import (
     MAX_POWER_PICKS,
     MAX_POWERS,
     MAX_SPECIALIZATIONS,
+    MAX_WEAPONS,
     NAME_LIMIT,
+    PHYSICAL_LIMIT,
     POWER_BY_SLUG,
+    QUOTE_LIMIT,
     ROLES,
     SKILL_BY_SLUG,
     SKILLS,
     SPECIES_BY_SLUG,
     SPECIES_CHOICES,
+    WEAPON_TEXT_LIMITS,
     WOUND_LEVELS,
     WOUND_SLUGS_BY_EDITION,
 )
 from rulesets.weg_d6.settings import SETTINGS
 from rulesets.weg_d6.traits import slugify
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 HUMAN = SPECIES_BY_SLUG["human"]
 
@@ -122,6 +128,9 @@ class Info(SheetModel):
     player: Name = ""
     template: Name = ""
     description: Description = ""
+    # The classic template's physical description and quote (version 2).
+    physical: text(PHYSICAL_LIMIT, lines=True) = ""
+    quote: text(QUOTE_LIMIT) = ""
 
 
 class CustomSpecies(SheetModel):
@@ -155,6 +164,7 @@ class CustomPower(SheetModel):
 
 
 class Force(SheetModel):
+    # R&E: Force-sensitive (002:794). 1E: a Force template or a master's training (003:1758).
     sensitive: Flag = False
     control: Code = 0
     sense: Code = 0
@@ -196,6 +206,22 @@ class Item(SheetModel):
     features: Features = 0
 
 
+class Weapon(SheetModel):
+    """A line of the template's weapons box: damage as the books write it (4D, STR+1D)."""
+
+    name: Name
+    damage: text(WEAPON_TEXT_LIMITS["damage"]) = ""
+    range: text(WEAPON_TEXT_LIMITS["range"]) = ""
+    ammo: text(WEAPON_TEXT_LIMITS["ammo"]) = ""
+
+
+class Gear(SheetModel):
+    """What a character carries besides weapons, and the credits in hand."""
+
+    credits: whole(0, MAX_CREDITS) = 0
+    equipment: text(EQUIPMENT_TEXT_LIMIT, lines=True) = ""
+
+
 class Droid(SheetModel):
     """Droid building dice (003:929-947): speed and armor codes, equipment."""
 
@@ -231,6 +257,8 @@ class WegSheet(SheetModel):
     interval: rows(Raise, most=MAX_INTERVAL) = []
     wound: WoundLevel = "healthy"
     droid: Droid = Field(default_factory=Droid)
+    weapons: rows(Weapon, most=MAX_WEAPONS) = []
+    gear: Gear = Field(default_factory=Gear)
 
 
 SCHEMA = WegSheet
@@ -244,7 +272,22 @@ def _from_unversioned(sheet: dict) -> dict:
     return dict(sheet)
 
 
-MIGRATIONS = {0: _from_unversioned}
+def _add_gear(sheet: dict) -> dict:
+    """Version 1 -> 2: weapons, gear and credits, a physical description and a quote.
+
+    A 1E sheet's Force-sensitive mark already stood for a Force template or a master's
+    training (003:1758); it keeps that meaning, so nothing else moves.
+    """
+    upgraded = dict(sheet)
+    info = upgraded.get("info")
+    if isinstance(info, Mapping):  # anything else is refused by validation, as before
+        upgraded["info"] = {"physical": "", "quote": "", **info}
+    upgraded.setdefault("weapons", [])
+    upgraded.setdefault("gear", {"credits": 0, "equipment": ""})
+    return upgraded
+
+
+MIGRATIONS = {0: _from_unversioned, 1: _add_gear}
 
 
 def blank_sheet(settings: Mapping[str, Any]) -> dict:

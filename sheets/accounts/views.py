@@ -12,7 +12,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        # Two backends (the login throttle's, then Django's): name the one that holds users.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("character_list")
     return render(
         request,

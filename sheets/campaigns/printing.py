@@ -149,7 +149,7 @@ def build_table_pdf(print_id: int) -> int:
             )
         documents = []
         for count, current in enumerate(characters, start=1):
-            documents.append(character_document(current))
+            documents.append(character_document(current, handout=True))
             _record(table_print, done=count)
         combined = documents[0].copy([page for document in documents for page in document.pages])
         combined.metadata.title = f"{campaign.name}: the table's sheets"

@@ -30,6 +30,7 @@ from sheets.campaigns import services
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.campaigns.printing import table_print_context
 from sheets.campaigns.services import CampaignRefused, SettingsRefused
+from sheets.characters.ledger import engine_sheet, with_figures
 from sheets.characters.models import Character, Revision
 from sheets.permissions import campaign_for, own_characters, visible_campaigns
 
@@ -133,7 +134,7 @@ def dashboard_rows(campaign: Campaign) -> list[SheetRow]:
     status is computed from the sheet itself, so 50 sheets cost what 5 do.
     """
     latest = Revision.objects.filter(character=OuterRef("pk")).order_by("-version")
-    characters = campaign.characters.select_related("owner").annotate(
+    characters = with_figures(campaign.characters.select_related("owner")).annotate(
         last_change_at=Subquery(latest.values("created_at")[:1]),
         last_change_by=Subquery(latest.values("author__username")[:1]),
     )
@@ -142,7 +143,7 @@ def dashboard_rows(campaign: Campaign) -> list[SheetRow]:
     return [
         SheetRow(
             character,
-            ruleset.status(character.sheet, in_force),
+            ruleset.status(engine_sheet(character), in_force),
             character.last_change_at,
             character.last_change_by,
         )

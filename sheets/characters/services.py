@@ -10,19 +10,30 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from rulesets.core import InvalidEdit, resolve_settings
-from rulesets.core.parsing import clean_text, printable
+from rulesets.core import InvalidEdit, RowKind, Stage, TraitRow, resolve_settings
+from rulesets.core.parsing import clean_text
+from rulesets.core.stage import STAGE_TRAIT
 from rulesets.registry import get_ruleset, system_info
 from sheets.campaigns.models import Campaign
+from sheets.characters import ledger
+
+# The revision functions live in history.py; callers still import them from here.
+from sheets.characters.history import (  # noqa: F401
+    _changes,
+    _flatten,
+    _record,
+    _state,
+    changed_paths,
+    enforce_caps,
+)
 from sheets.characters.models import (
     Character,
     GMNote,
     Review,
     ReviewState,
-    Revision,
     ShareLink,
 )
-from sheets.permissions import Need, character_for, gm_rows, trait_refusal
+from sheets.permissions import CharacterAccess, Need, character_for, gm_rows, trait_refusal
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
@@ -62,55 +73,6 @@ def clean_name(raw: str) -> str:
     return name
 
 
-def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(value, dict):
-        flat: dict[str, Any] = {}
-        for key, inner in value.items():
-            flat |= _flatten(inner, f"{prefix}.{key}" if prefix else str(key))
-        return flat
-    return {prefix: value}
-
-
-def _changes(before: dict, after: dict) -> tuple[dict, dict]:
-    """Keep only the paths whose value differs, so a revision stays small."""
-    old, new = _flatten(before), _flatten(after)
-    changed = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
-    return {k: old.get(k) for k in changed}, {k: new.get(k) for k in changed}
-
-
-def _state(character: Character) -> dict:
-    return {
-        "name": character.name,
-        "settings": character.rule_settings,
-        "sheet": character.sheet,
-    }
-
-
-def changed_paths(character: Character, since_version: int) -> set[str] | None:
-    """The stored paths written after `since_version`; None when that version is unknown."""
-    if not 1 <= since_version <= character.version:
-        return None
-    paths: set[str] = set()
-    for before, after in Revision.objects.filter(
-        character=character, version__gt=since_version
-    ).values_list("before", "after"):
-        paths |= before.keys() | after.keys()
-    return paths
-
-
-def _record(character: Character, author: AbstractBaseUser | None, summary: str, before: dict):
-    old, new = _changes(before, _state(character))
-    Revision.objects.create(
-        character=character,
-        author=author,
-        version=character.version,
-        # The summary quotes what was typed, part of which the edit may not have read.
-        summary=printable(summary[:200]),
-        before=old,
-        after=new,
-    )
-
-
 def character_create(
     *,
     owner: AbstractBaseUser,
@@ -145,6 +107,8 @@ def character_create(
             rule_settings=chosen,
             campaign=campaign,
         )
+        if sheet is not None:
+            ledger.adopt_sheet_figures(character, owner)
         _record(character, owner, summary, {})
     return character
 
@@ -205,6 +169,17 @@ def character_apply_edits(
             moved_since = known
         if on_locked is not None:
             on_locked(character)
+        if len(edits) == 1:
+            ((trait, raw),) = edits.items()
+            if ledger.paid_trait(character.system, character.sheet.get(STAGE_TRAIT), trait):
+                # The engine's paid raise in play (a WEG "Advance to" button) is a purchase.
+                try:
+                    ledger.pay_edit(
+                        character=character, access=access, user=user, trait=trait, raw=raw
+                    )
+                except ledger.LedgerRefused as refused:
+                    raise EditRefused({trait: refused.message}) from None
+                return character
         ruleset = get_ruleset(character.system)
         before = _state(character)
         name = character.name
@@ -217,8 +192,17 @@ def character_apply_edits(
             reserved = gm_rows(ruleset.trait_rows(sheet, in_force))
         # Readings first, so trait edits in the same request are judged under them.
         ordered = sorted(edits.items(), key=lambda item: not item[0].startswith(SETTING_PREFIX))
+        stage_before = character.sheet.get(STAGE_TRAIT)
         for trait, raw in ordered:
             refusal = trait_refusal(access, character, trait, reserved)
+            if trait == STAGE_TRAIT and ledger.may_award(access, character):
+                # The GM's decision at a table: send a sheet back to creation (or on).
+                refusal = ""
+            ledgers = _ledger_refusal(access, character, trait, raw, stage_before)
+            # A whole-form save re-sends the ledger's fields unchanged: only a change is
+            # refused.
+            if ledgers and not _unchanged(ruleset, character, sheet, trait, raw):
+                refusal = refusal or ledgers
             if refusal:
                 errors[trait] = refusal
                 continue
@@ -232,22 +216,110 @@ def character_apply_edits(
                         ruleset.SETTINGS,
                         chosen if character.campaign_id is None else character.readings_in_force,
                     )
-                    sheet = ruleset.apply_edit(sheet, trait, raw, resolved)
+                    edited = ruleset.apply_edit(sheet, trait, raw, resolved)
+                    enforce_caps(character.system, sheet, edited, trait)
+                    sheet = edited
             except InvalidEdit as error:
                 errors[error.trait] = error.message
+        if not errors:
+            errors = _play_refusals(character, sheet, edits, chosen)
         if errors:
             raise EditRefused(errors)
         if (name, chosen, sheet) == (character.name, character.rule_settings, character.sheet):
             return character
+        finished = stage_before != Stage.PLAY and sheet.get(STAGE_TRAIT) == Stage.PLAY
         if moved_since:
             mine = set(_changes(before, {"name": name, "settings": chosen, "sheet": sheet})[1])
             if mine & moved_since:
                 raise StaleVersion(expected_version, character.version)
         character.name, character.rule_settings, character.sheet = name, chosen, sheet
         character.version += 1
+        if finished:
+            character.sheet = ledger.creation_left_over(character, sheet, user)
         character.save(update_fields=["name", "rule_settings", "sheet", "version", "updated_at"])
         _record(character, user, _summarise(ruleset, edits), before)
     return character
+
+
+def _unchanged(ruleset: Any, character: Character, sheet: dict, trait: str, raw: str) -> bool:
+    settings = resolve_settings(ruleset.SETTINGS, character.readings_in_force)
+    try:
+        return ruleset.apply_edit(sheet, trait, raw, settings) == sheet
+    except InvalidEdit:
+        return False
+
+
+def _ledger_refusal(
+    access: CharacterAccess, character: Character, trait: str, raw: str, stage: str | None
+) -> str:
+    """Why a plain edit may not do this: the ledger's figures, paid raises and the stage
+    have their own steps."""
+    if trait == STAGE_TRAIT:
+        going_back = str(raw).strip() == Stage.CREATION and stage == Stage.PLAY
+        if going_back and not ledger.may_award(access, character):
+            return "At a table, only the GM sends a sheet back to creation."
+        return ""
+    if ledger.ledger_trait(character.system, trait, stage or Stage.CREATION):
+        if stage == Stage.PLAY:
+            return "In play, experience is awarded and spent on the ledger page."
+        return "Experience is kept on the ledger page, not on the sheet."
+    return ""
+
+
+def _raised(before: TraitRow, after: TraitRow) -> bool:
+    if before.kind is RowKind.FLAG:
+        return bool(after.value) and not bool(before.value)
+    try:
+        return int(after.value) > int(before.value)
+    except (TypeError, ValueError):
+        return False
+
+
+def _play_refusals(
+    character: Character, sheet: dict, edits: Mapping[str, str], chosen: dict
+) -> dict[str, str]:
+    """Refuse, in play, any plain edit that raises a value or spends: every raise is a
+    purchase. Finishing creation is refused while the sheet breaks a rule."""
+    ruleset = get_ruleset(character.system)
+    settings = resolve_settings(
+        ruleset.SETTINGS,
+        chosen if character.campaign_id is None else character.readings_in_force,
+    )
+    stage_before, stage_after = character.sheet.get(STAGE_TRAIT), sheet.get(STAGE_TRAIT)
+    known = ledger.figures(character)
+    advancement = ledger.advancement_for(character.system)
+    if stage_before != Stage.PLAY and stage_after == Stage.PLAY:
+        creating = dict(sheet, **{STAGE_TRAIT: Stage.CREATION.value})
+        problems = ruleset.check(advancement.with_ledger(creating, known), settings).errors
+        if problems:
+            reasons = " ".join(problem.message for problem in problems[:3])
+            return {STAGE_TRAIT: f"Creation cannot finish while the sheet breaks a rule: {reasons}"}
+        return {}
+    if stage_before != Stage.PLAY or stage_after != Stage.PLAY:
+        return {}
+    old = advancement.with_ledger(character.sheet, known)
+    new = advancement.with_ledger(sheet, known)
+    after = {row.key: row for row in ruleset.trait_rows(new, settings)}
+    errors: dict[str, str] = {}
+    for row in ruleset.trait_rows(old, settings):
+        if row.next_cost is None or row.key not in after or not _raised(row, after[row.key]):
+            continue
+        errors[row.key] = (
+            f"In play, {row.label} rises only by buying it on the ledger page "
+            f"({row.next_cost.amount} {row.next_cost.unit} a step)."
+        )
+    if errors:
+        return errors
+    spent_before = ruleset.status(old, settings).unspent
+    spent_after = ruleset.status(new, settings).unspent
+    if spent_before is not None and spent_after is not None and spent_after < spent_before:
+        first = next(iter(edits))
+        return {
+            first: f"This costs {spent_before - spent_after} "
+            f"{advancement.unit(sheet)}: in play, what costs experience is bought on the "
+            "ledger page."
+        }
+    return {}
 
 
 def character_duplicate(*, user: AbstractBaseUser, character_id: int) -> Character:

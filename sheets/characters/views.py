@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models.signals import post_save
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,15 +21,22 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 
-from rulesets.core import InvalidEdit, Status, resolve_settings
+from rulesets.core import InvalidEdit, Setting, Status, resolve_settings
 from rulesets.core.diff import Change, sheet_changes
 from rulesets.core.parsing import ascii_number
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.campaigns.models import Campaign
 from sheets.campaigns.services import CampaignRefused, character_take_out
-from sheets.characters.layouts import SHELL, Snapshot, edit_context, sheet_context
+from sheets.characters.layouts import (
+    SHELL,
+    Snapshot,
+    drawn_swaps,
+    edit_context,
+    sheet_context,
+)
 from sheets.characters.layouts.base import trait_dom_id
-from sheets.characters.models import Character, GMNote, ReviewState
+from sheets.characters.ledger import engine_sheet, figures, with_figures
+from sheets.characters.models import Character, GMNote, LedgerEntry, ReviewState
 from sheets.characters.pdf import render_character_pdf
 from sheets.characters.schema import character_file_schema
 from sheets.characters.services import (
@@ -75,14 +86,17 @@ class Listed:
 def _status(character: Character) -> Status:
     ruleset = get_ruleset(character.system)
     return ruleset.status(
-        character.sheet, resolve_settings(ruleset.SETTINGS, character.readings_in_force)
+        engine_sheet(character), resolve_settings(ruleset.SETTINGS, character.readings_in_force)
     )
 
 
 @require_GET
 @login_required
 def character_list(request: HttpRequest) -> HttpResponse:
-    listed = [Listed(character, _status(character)) for character in own_characters(request.user)]
+    listed = [
+        Listed(character, _status(character))
+        for character in with_figures(own_characters(request.user))
+    ]
     return render(request, "characters/list.html", {"characters": listed})
 
 
@@ -114,10 +128,12 @@ def character_new(request: HttpRequest) -> HttpResponse:
                     owner=request.user,
                     name=request.POST.get("name", ""),
                     system=system,
+                    sheet=_sheet_in_edition(system, campaign, request.POST.get("edition", "")),
                     campaign=campaign,
                 )
             except InvalidEdit as error:
-                errors["name" if error.trait == "character.name" else "system"] = error.message
+                key = {"character.name": "name", EDITION_SETTING: "edition"}.get(error.trait)
+                errors[key or "system"] = error.message
             else:
                 return redirect("character_sheet", pk=character.pk)
     return render(
@@ -128,9 +144,49 @@ def character_new(request: HttpRequest) -> HttpResponse:
             "errors": errors,
             "posted": request.POST,
             "campaign": campaign,
+            "editions": _editions(campaign),
         },
         status=400 if errors else 200,
     )
+
+
+# A system whose sheets come in editions (WEG d6) declares this reading; a new character
+# is offered its choices, with the table's (or the default) edition picked.
+EDITION_SETTING = "default_edition"
+
+
+def _edition_setting(system: str) -> Setting | None:
+    return next((s for s in get_ruleset(system).SETTINGS if s.key == EDITION_SETTING), None)
+
+
+def _editions(campaign: Campaign | None) -> dict[str, dict]:
+    """Per system with editions: its choices and the one picked unless the player says."""
+    offered = {}
+    for key in SYSTEMS:
+        if campaign is not None and campaign.system != key:
+            continue
+        setting = _edition_setting(key)
+        if setting is not None:
+            in_force = campaign.rule_settings if campaign is not None else {}
+            picked = resolve_settings((setting,), in_force)[EDITION_SETTING]
+            label = "Edition" if campaign is not None else f"Edition, for {SYSTEMS[key].name}"
+            offered[key] = {"choices": setting.choices, "picked": picked, "label": label}
+    return offered
+
+
+def _sheet_in_edition(system: str, campaign: Campaign | None, posted: str) -> dict | None:
+    """A blank sheet in the edition the player picked; None to start as the readings say."""
+    setting = _edition_setting(system)
+    if setting is None or not posted:
+        return None
+    try:
+        edition = setting.coerce(posted)
+    except ValueError as error:
+        raise InvalidEdit(EDITION_SETTING, str(error)) from None
+    ruleset = get_ruleset(system)
+    in_force = dict(campaign.rule_settings) if campaign is not None else {}
+    chosen = resolve_settings(ruleset.SETTINGS, in_force | {EDITION_SETTING: edition})
+    return ruleset.blank_sheet(chosen)
 
 
 def _review_status(character: Character, access: CharacterAccess) -> dict:
@@ -233,6 +289,44 @@ def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in fields.items() if wanted and k.startswith(wanted)}
 
 
+# Ledger entries saved while an edit runs (a paid raise, what finished creation leaves):
+# None outside `_ledger_writes`. Per context, so one thread's edit never sees another's.
+_LEDGER_WRITTEN: ContextVar[list[int] | None] = ContextVar("ledger_written", default=None)
+
+
+def _note_ledger_write(sender: type, instance: LedgerEntry, **kwargs: object) -> None:
+    written = _LEDGER_WRITTEN.get()
+    if written is not None:
+        written.append(instance.pk)
+
+
+post_save.connect(_note_ledger_write, sender=LedgerEntry, dispatch_uid="character_edit_ledger")
+
+
+@contextmanager
+def _ledger_writes() -> Iterator[list[int]]:
+    written: list[int] = []
+    token = _LEDGER_WRITTEN.set(written)
+    try:
+        yield written
+    finally:
+        _LEDGER_WRITTEN.reset(token)
+
+
+def _keep_figures(character: Character) -> Character:
+    """Sum the character's ledger once and keep the sums on it, as `with_figures` would:
+    the snapshot, the edit service, the sheet and its roll links then all read them from
+    the instance instead of asking the database four times in one request."""
+    for name in ("ledger_earned", "ledger_spent", "ledger_carried"):
+        character.__dict__.pop(name, None)
+    known = figures(character)
+    # The annotations' own signs: purchases are stored (and summed) negative.
+    character.ledger_earned = known.earned
+    character.ledger_spent = -known.spent
+    character.ledger_carried = known.carried
+    return character
+
+
 @require_POST
 @login_required
 @vary_on_headers("HX-Request")
@@ -243,21 +337,27 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     stored: list[int] = []
 
     def on_locked(locked: Character) -> None:
-        before.append(Snapshot.of(locked))
+        # Read under the row lock, before any write: right for the service's own checks.
+        before.append(Snapshot.of(_keep_figures(locked)))
         stored.append(locked.version)
 
     try:
-        character = character_apply_edits(
-            user=request.user,
-            character_id=pk,
-            edits=edits,
-            expected_version=expected,
-            on_locked=on_locked,
-        )
+        with _ledger_writes() as written:
+            character = character_apply_edits(
+                user=request.user,
+                character_id=pk,
+                edits=edits,
+                expected_version=expected,
+                on_locked=on_locked,
+            )
     except EditRefused as refused:
-        return _refused(request, *character_for(request.user, pk), refused.errors, edits)
+        character, access = character_for(request.user, pk)
+        return _refused(request, _keep_figures(character), access, refused.errors, edits)
     except StaleVersion as stale:
         return _conflict(request, *character_for(request.user, pk), str(stale))
+    if written:
+        # The edit wrote to the ledger: the sums kept before it are stale.
+        _keep_figures(character)
     access = character_access(request.user, character)
     if request.htmx:
         if stored[0] != expected:
@@ -265,9 +365,7 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
             # the page has to show their changes too, not only this one.
             return _merged(request, character, access, since=expected)
         context = edit_context(character, access=access, before=before[0])
-        return render(
-            request, f"{SHELL}#edit-response", context | _review_status(character, access)
-        )
+        return _edit_response(request, context | _review_status(character, access))
     # Without JavaScript, land back on the row that was edited, not the top of the page.
     anchor = f"#{trait_dom_id(next(iter(edits)))}" if len(edits) == 1 else ""
     return redirect(reverse("character_sheet", kwargs={"pk": character.pk}) + anchor)
@@ -285,10 +383,22 @@ def _refused(
         context = edit_context(
             character, access=access, before=Snapshot.of(character), errors=errors, submitted=edits
         )
-        return render(
-            request, f"{SHELL}#edit-response", context | _review_status(character, access)
-        )
+        return _edit_response(request, context | _review_status(character, access))
     return _sheet_page(request, character, access, status=400, errors=errors, submitted=edits)
+
+
+# Whitespace between two tags that holds a line break, outside the elements that keep
+# their whitespace as typed: the templates' indentation, which a browser draws as one space.
+_INDENTATION = re.compile(r"(<(textarea|pre)\b.*?</\2>)|>\s*\n\s*(?=<)", re.S | re.I)
+
+
+def _edit_response(request: HttpRequest, context: dict) -> HttpResponse:
+    """The fragments an htmx edit swaps, without the indentation of their templates."""
+    response = render(request, f"{SHELL}#edit-response", drawn_swaps(request, context))
+    response.content = _INDENTATION.sub(
+        lambda kept: kept.group(1) or ">\n", response.content.decode()
+    )
+    return response
 
 
 def _whole_sheet(request: HttpRequest, character: Character, context: dict) -> HttpResponse:
@@ -412,16 +522,6 @@ def character_import(request: HttpRequest) -> HttpResponse:
 def character_file_schema_view(request: HttpRequest) -> HttpResponse:
     body = json.dumps(character_file_schema(), indent=2, ensure_ascii=False)
     return HttpResponse(body, content_type="application/schema+json; charset=utf-8")
-
-
-@require_GET
-@login_required
-def character_history(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for(request.user, pk)[0]
-    revisions = character.revisions.select_related("author")[:200]
-    return render(
-        request, "characters/history.html", {"character": character, "revisions": revisions}
-    )
 
 
 # Review: the player submits, a GM approves or asks for changes, each at one version.

@@ -156,9 +156,19 @@ def test_a_gm_invites_a_player_who_joins_builds_and_the_review_goes_round_to_a_d
     gm.get_by_role("button", name="Approve this version").click()
     expect(gm.locator("#review-error")).to_contain_text("you saw version 4, it is now version 5")
     expect(gm.locator("#review-label")).to_have_text("Changed since approval")
-    expect(gm.locator("#approval-diff li.change")).to_have_text(["Strength: 2 → 3", "Wits: 1 → 2"])
+    # At creation Willpower follows Wits (and the current Willpower with it), so raising
+    # Wits shows as three changes.
+    expect(gm.locator("#approval-diff li.change")).to_have_text(
+        [
+            "Strength: 2 → 3",
+            "Wits: 1 → 2",
+            "Willpower: 2 → 3",
+            "Current Willpower: 2 → 3",
+        ]
+    )
     character.refresh_from_db()
     assert (character.review_state, character.review_version) == (ReviewState.APPROVED, 3)
+    assert (character.sheet["willpower"], character.sheet["willpower_current"]) == (3, 3)
 
 
 def test_a_gm_and_a_player_edit_different_traits_of_one_open_sheet_and_both_stay(
@@ -222,7 +232,11 @@ def test_each_side_of_the_table_finds_the_others_rows_disabled(
     expect(gm.locator("#trait-attr-strength")).to_contain_text("The player's to set")
     expect(gm.locator("#input-character-name")).to_be_disabled()
     expect(gm.get_by_role("radio", name="Power 3", exact=True)).to_be_enabled()
-    expect(gm.locator("#input-trait-info-experience")).to_be_enabled()
+    # Experience is the ledger's, for the GM too: locked, with the way to the ledger.
+    expect(gm.locator("#input-trait-info-experience")).to_be_disabled()
+    expect(
+        gm.locator("#trait-info-experience").get_by_role("link", name="Advancement")
+    ).to_be_visible()
 
     # A disabled dot clicked anyway (forced past the browser's refusal) changes nothing.
     player.get_by_role("radio", name="Power 3", exact=True).click(force=True)

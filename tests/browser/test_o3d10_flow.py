@@ -159,7 +159,10 @@ def test_the_sheet_fits_a_360_px_phone(live_server, page: Page, player, password
 def test_from_the_keyboard_a_stat_is_one_stop_arrow_up_raises_it_and_keeps_the_focus(
     live_server, page: Page, player, password
 ):
-    character = character_create(owner=player, name="Rell Varo", system="o3d10", sheet=demo_sheet())
+    # At creation, where a stat is raised on the sheet itself (in play it is bought on the
+    # ledger page: see the test below).
+    sheet = demo_sheet() | {"stage": "creation"}
+    character = character_create(owner=player, name="Rell Varo", system="o3d10", sheet=sheet)
     log_in(page, live_server, password)
     open_sheet(page, live_server, character)
     page.locator("#input-trait-hp-current").focus()
@@ -173,15 +176,39 @@ def test_from_the_keyboard_a_stat_is_one_stop_arrow_up_raises_it_and_keeps_the_f
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "input-trait-stat-dexterity"
     page.keyboard.press("Shift+Tab")
-    spent = page.locator("#pool-xp .spent")
-    expect(spent).to_have_text("9")
+    spent = page.locator("#pool-stats .spent")
+    expect(spent).to_have_text("24")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("Enter")
-    expect(spent).to_have_text("23")  # 9 + Strength 7 x 2
+    expect(spent).to_have_text("25")  # one stat point more
     expect(page.locator("#input-trait-stat-strength")).to_have_value("7")
     expect(page.locator("#input-trait-stat-strength")).to_be_focused()
     character.refresh_from_db()
     assert character.sheet["stats"]["strength"] == 7
+
+
+def test_in_play_a_stat_raised_from_the_keyboard_is_refused_beside_it_and_keeps_the_focus(
+    live_server, page: Page, player, password
+):
+    character = character_create(owner=player, name="Rell Varo", system="o3d10", sheet=demo_sheet())
+    log_in(page, live_server, password)
+    open_sheet(page, live_server, character)
+    field = page.locator("#input-trait-stat-strength")
+    field.focus()
+    spent = page.locator("#pool-xp .spent")
+    expect(spent).to_have_text("9")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    # In play every raise is a purchase on the ledger page: the sheet says so beside the
+    # stat, with the price, spends nothing and stores nothing.
+    expect(page.locator("#trait-stat-strength-error")).to_have_text(
+        "In play, Strength rises only by buying it on the ledger page (14 XP a step)."
+    )
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(spent).to_have_text("9")
+    expect(field).to_be_focused()
+    character.refresh_from_db()
+    assert character.sheet["stats"]["strength"] == 6 and character.version == 1
 
 
 def test_a_custom_skill_weapon_and_armor_are_added_and_removed(

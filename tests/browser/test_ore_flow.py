@@ -118,26 +118,33 @@ def test_the_demo_sheet_fits_a_360_px_phone(live_server, page: Page, player, pas
 def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
     live_server, page: Page, player, password, open_demo
 ):
+    from sheets.characters.services import character_apply_edits
+
     character = open_demo("ore", 1280, name="Kael Varrin")
+    # The demo is in play, where a raise is bought on the ledger page: back in creation
+    # (the owner's step outside a campaign) the dots take the arrows.
+    character_apply_edits(
+        user=player, character_id=character.pk, edits={"stage": "creation"}, expected_version=1
+    )
+    page.reload()
     spent = page.locator("#pool-points .spent")
     expect(spent).to_have_text("152")
-    # The stats follow the experience award's Add button.
-    page.locator('#section-points button[value="xp.add"]').focus()
+    page.locator("#trait-stat-body-2").focus()
+    # One Tab moves past all the dots of Body to its roll link, the next to the row below.
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "trait-stat-body-2"
-    # One Tab moves past all the dots of Body to the row below.
-    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "roll-link"
+    page.keyboard.press("Tab")  # past Body's roll link
     assert page.evaluate("document.activeElement.id") == "trait-stat-coordination-4"
     page.keyboard.press("ArrowRight")
     expect(spent).to_have_text("157")
     expect(page.locator("#trait-stat-coordination-5")).to_be_checked()
-    expect(page.locator("#sheet-version")).to_have_value("2")
+    expect(page.locator("#sheet-version")).to_have_value("3")
     # The row was swapped, and the focus stayed on the dot just chosen.
     page.wait_for_function("document.activeElement.id === 'trait-stat-coordination-5'")
     expect(page.locator("#trait-skill-lightsaber")).to_contain_text("Rolls 8d with Coordination.")
     page.keyboard.press("ArrowLeft")
     expect(spent).to_have_text("152")
-    expect(page.locator("#sheet-version")).to_have_value("3")
+    expect(page.locator("#sheet-version")).to_have_value("4")
     page.wait_for_function("document.activeElement.id === 'trait-stat-coordination-4'")
     character.refresh_from_db()
     assert character.sheet["stats"]["coordination"] == 4

@@ -131,7 +131,10 @@ def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
     page.focus("#input-trait-prio-attributes-physical")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "trait-attr-strength-2"
-    # One Tab moves past all five dots of Strength to the row below.
+    # One Tab moves past all five dots of Strength, to its roll link; the next to the row
+    # below.
+    page.keyboard.press("Tab")
+    expect(page.locator("#trait-attr-strength .roll-link")).to_be_focused()
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "trait-attr-dexterity-4"
     page.keyboard.press("ArrowRight")

@@ -20,7 +20,7 @@ DOTS = {
     "Perception": 2, "Intelligence": 2, "Wits": 2,
     "Alertness": 2, "Athletics": 2, "Acrobatics": 3, "Brawl": 1, "Dodge": 3,
     "Firearms": 2, "Melee": 2, "Pilot (ships/speeders)": 2, "Meditation": 1,
-    "Lore: Jedi": 2, "Technology": 1, "Battle": 1, "Willpower": 3,
+    "Lore: Jedi": 2, "Technology": 1, "Battle": 1,
 }  # fmt: skip
 
 
@@ -42,6 +42,7 @@ def test_a_player_builds_a_legal_hero_and_prints_it(live_server, page: Page, mak
 
     for label, value in DOTS.items():
         page.get_by_role("radio", name=f"{label} {value}", exact=True).click()
+    # Willpower follows Wits at creation (L296): Wits 2 set it to 3 without a click.
     expect(page.locator("#trait-willpower-3")).to_be_checked()
 
     add(page, "Add a merit or flaw", "force_sensitivity")

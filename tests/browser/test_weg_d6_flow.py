@@ -14,14 +14,18 @@ from sheets.characters.models import Character
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _log_in_and_create(live_server, page: Page, name: str) -> None:
+def _log_in_and_create(live_server, page: Page, name: str, edition: str = "") -> None:
+    """Create a WEG d6 character from the new-character form, in `edition` if given (else
+    the edition the form picks on its own)."""
     page.goto(live_server.url + "/accounts/login/")
     page.fill("input[name=username]", "luke")
     page.fill("input[name=password]", "a-long-test-password-42")
     page.get_by_role("button", name="Log in").click()
     page.goto(live_server.url + "/characters/new/")
     page.fill("input[name=name]", name)
-    page.get_by_label(re.compile("West End Games d6")).check()
+    page.get_by_role("radio", name=re.compile("^West End Games d6")).check()
+    if edition:
+        page.get_by_label("Edition, for West End Games d6").select_option(edition)
     page.get_by_role("button", name="Create").click()
     expect(page.get_by_role("heading", name=re.compile(name))).to_be_visible()
 
@@ -38,6 +42,8 @@ def _type_code(page: Page, trait: str, code: str) -> None:
 
 def test_a_player_builds_a_legal_re_smuggler_and_prints_it(live_server, page: Page, player):
     _log_in_and_create(live_server, page, "Jax Durran")
+    # Nothing picked on the form: the sheet starts in the default edition, R&E.
+    expect(page.locator("#input-trait-info-edition")).to_have_value("2e_re")
     url_before = page.url
     expect(page.locator("#pool-attributes .left")).to_have_text("6D")
     for trait, code in (
@@ -87,9 +93,16 @@ def test_a_player_builds_a_legal_re_smuggler_and_prints_it(live_server, page: Pa
 
 
 def test_a_player_builds_a_legal_first_edition_droid(live_server, page: Page, player):
-    _log_in_and_create(live_server, page, "See-Threepio")
+    _log_in_and_create(live_server, page, "See-Threepio", edition="1e")
+    # The edition picked on the form is the sheet's from the start...
+    expect(page.locator("#input-trait-info-edition")).to_have_value("1e")
+    derived = page.locator("#section-derived")
+    expect(derived).to_contain_text("advances cost skill points")
+    # ...and the sheet can still change it, both ways.
+    page.select_option("#input-trait-info-edition", "2e_re")
+    expect(derived).not_to_contain_text("advances cost skill points")
     page.select_option("#input-trait-info-edition", "1e")
-    expect(page.locator("#section-derived")).to_contain_text("advances cost skill points")
+    expect(derived).to_contain_text("advances cost skill points")
     page.select_option("#input-trait-info-kind", "droid")
     expect(page.locator("#section-droid")).to_be_visible()
     page.select_option("#input-trait-info-role", "npc")
@@ -181,8 +194,11 @@ def test_a_code_typed_from_the_keyboard_updates_the_budget_and_keeps_the_focus(
     expect(page.locator("#sheet-version")).not_to_have_value(version)
     expect(page.locator("#pool-attributes .left")).to_have_text("0D+1")
     # The box was redrawn (its buttons changed); the focus stays on the code just typed,
-    # since its buttons were busy while the edit was on its way, and Tab then reaches them.
+    # since its buttons were busy while the edit was on its way, and Tab then reaches its
+    # roll link and its buttons.
     expect(page.locator("#input-trait-attr-knowledge")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator("#trait-attr-knowledge .roll-link")).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.locator("#trait-attr-knowledge-down")).to_be_focused()
     page.keyboard.press("Enter")

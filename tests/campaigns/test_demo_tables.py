@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.http import HttpRequest
 
 from rulesets.registry import ready_systems
 from sheets.campaigns.models import Campaign, Role
@@ -45,4 +46,5 @@ def test_the_demo_has_a_gm_table_of_each_system_with_every_review_state():
 def test_every_demo_player_can_log_in(client):
     call_command("load_demo")
     for username in ("gm", "ana", "ben", "cara"):
-        assert client.login(username=username, password="demo-pass")
+        # The login throttle (django-axes) needs a request to count attempts against.
+        assert client.login(request=HttpRequest(), username=username, password="demo-pass")

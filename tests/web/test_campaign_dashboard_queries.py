@@ -14,6 +14,7 @@ from sheets.campaigns.services import (
     character_bring,
     invitation_create,
 )
+from sheets.characters.ledger import award
 from sheets.characters.services import character_apply_edits, character_create
 
 pytestmark = pytest.mark.django_db
@@ -37,12 +38,7 @@ def _table_with(sheets: int, gm, make_user, tag: str):
             expected_version=character.version,
         )
         if index % 2:
-            character_apply_edits(
-                user=gm,
-                character_id=character.pk,
-                edits={"info.experience": "5"},
-                expected_version=character.version,
-            )
+            award(user=gm, character_id=character.pk, amount="5", reason="Session 1")
     return campaign
 
 

@@ -73,7 +73,9 @@ def test_renaming_goes_through_the_sheet_form_and_is_recorded(player_client, swd
     swd10_character.refresh_from_db()
     assert (swd10_character.name, swd10_character.version) == ("Kira Vel", 2)
     revision = swd10_character.revisions.first()
-    assert (revision.before, revision.after) == ({"name": "Kira Dane"}, {"name": "Kira Vel"})
+    assert revision.ops == [
+        {"op": "set", "path": ["name"], "before": "Kira Dane", "after": "Kira Vel"}
+    ]
 
 
 def test_duplicating_makes_an_independent_copy(player_client, swd10_character):
@@ -118,7 +120,9 @@ def test_the_history_page_lists_who_changed_what(player_client, swd10_character)
     )
     page = player_client.get(reverse("character_history", args=[swd10_character.pk]))
     text = page.content.decode()
-    assert "Dodge → 2" in text and "sheet.abilities.dodge" in text and "luke" in text
+    assert "Dodge: 0 → 2" in text and "luke" in text
+    # The words a player reads, never the stored path.
+    assert "sheet.abilities.dodge" not in text
     assert Revision.objects.filter(character=swd10_character).count() == 2
 
 
@@ -151,11 +155,12 @@ def test_my_characters_shows_each_ones_campaign_review_and_rules_status(
     kira_row = text.split(f'id="character-{kira.pk}"')[1].split("</tr>")[0]
     assert "Outer Rim" in kira_row and "Submitted" in kira_row
     assert reverse("campaign_detail", args=[table.pk]) in kira_row
-    # A blank SWd10 sheet breaks no rule yet; it still has its creation dots to place.
+    # A blank SWd10 sheet breaks no rule yet; it still has its creation dots to place, so it
+    # is incomplete rather than legal.
     status = get_ruleset("swd10").status(kira.sheet, resolve_settings(SWD10_SETTINGS, {}))
     assert status.legal and status.warnings == 7
-    assert '<span class="status-legal">legal</span>' in kira_row
-    assert "in creation, 7 to look at" in kira_row
+    assert '<span class="status-incomplete">incomplete</span>' in kira_row
+    assert "in creation, 7 left to finish" in kira_row
     loner = Character.objects.get(name="Loner")
     loner_row = text.split(f'id="character-{loner.pk}"')[1].split("</tr>")[0]
     assert "no table" in loner_row and "Submitted" not in loner_row
@@ -174,6 +179,31 @@ def test_the_rules_status_counts_the_broken_rules(player_client, player):
     text = player_client.get(reverse("character_list")).content.decode()
     row = text.split(f'id="character-{broken.pk}"')[1].split("</tr>")[0]
     assert "2 rules broken" in row and "status-legal" not in row
+
+
+def list_row(client, character) -> str:
+    text = client.get(reverse("character_list")).content.decode()
+    return text.split(f'id="character-{character.pk}"')[1].split("</tr>")[0]
+
+
+@pytest.mark.parametrize("system", ["swd10", "ore", "weg_d6", "o3d10"])
+def test_the_list_tells_a_finished_legal_sheet_from_an_incomplete_one(
+    player_client, player, system
+):
+    from rulesets.registry import get_ruleset
+    from sheets.characters.services import character_create
+
+    blank = character_create(owner=player, name="Just started", system=system)
+    row = list_row(player_client, blank)
+    assert "{#" not in player_client.get(reverse("character_list")).content.decode()
+    assert '<span class="status-incomplete">incomplete</span>' in row
+    assert "status-legal" not in row and "in creation," in row and "left to finish" in row
+    done = character_create(
+        owner=player, name="Finished", system=system, sheet=get_ruleset(system).demo_sheet()
+    )
+    row = list_row(player_client, done)
+    assert '<span class="status-legal">legal</span>' in row
+    assert "status-incomplete" not in row
 
 
 def test_a_member_creates_a_character_inside_the_campaign(client, other_player, table):

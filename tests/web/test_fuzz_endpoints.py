@@ -289,9 +289,14 @@ class SheetEdits(FuzzCase):
 
 class CharacterForms(FuzzCase):
     @FUZZ
-    @given(name=ODD_TEXT, system=st.sampled_from(sorted(SYSTEMS)) | ODD_TEXT)
-    def test_new_character(self, name: str, system: str) -> None:
-        response = self.as_player.post(reverse("character_new"), {"name": name, "system": system})
+    @given(
+        name=ODD_TEXT,
+        system=st.sampled_from(sorted(SYSTEMS)) | ODD_TEXT,
+        edition=st.sampled_from(["", "1e", "2e_re"]) | ODD_TEXT,
+    )
+    def test_new_character(self, name: str, system: str, edition: str) -> None:
+        post = {"name": name, "system": system, "edition": edition}
+        response = self.as_player.post(reverse("character_new"), post)
         self.assertNoServerError(response)
         if response.status_code != 302:
             self.assertFalse(Character.objects.exists())
@@ -405,3 +410,210 @@ class CampaignForms(FuzzCase):
         response = self.as_stranger.post(url) if post else self.as_stranger.get(url)
         self.assertNoServerError(response)
         self.assertEqual((stored_rows(Membership), stored_rows(Invitation)), before)
+
+
+class HistoryForms(FuzzCase):
+    @FUZZ
+    @given(older=ODD_TEXT, newer=ODD_TEXT)
+    def test_diff_versions(self, older: str, newer: str) -> None:
+        _, character = self.table()
+        url = reverse("character_history_diff", args=[character.pk])
+        response = self.as_player.get(url, {"from": older, "to": newer})
+        self.assertNoServerError(response)
+
+    @FUZZ
+    @given(version=ODD_TEXT, target=st.integers(min_value=0, max_value=2**40))
+    def test_restore(self, version: str, target: int) -> None:
+        _, character = self.table()
+        before = stored_rows(Character)
+        url = reverse("character_history_restore", args=[character.pk, target])
+        response = self.as_player.post(url, {"version": version})
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertEqual(stored_rows(Character), before)
+
+
+class LedgerForms(FuzzCase):
+    """The ledger's forms: award, correct, buy, ask, consent, correct a value, undo. A
+    refused post leaves the sheet and the ledger exactly as they were."""
+
+    # form -> (who posts it, its fields and a real value for each)
+    FORMS = {
+        "ledger_award": ("gm", {"amount": "5", "reason": "Session"}),
+        "ledger_correct": ("gm", {"amount": "-2", "reason": "Typo"}),
+        "ledger_buy": ("player", {"trait": "attr.strength", "teacher": "", "reason": ""}),
+        "ledger_ask": ("player", {"merit": "acute_senses", "value": "1", "choice": "sight"}),
+        "ledger_consent": ("gm", {"entry": "pending", "decision": "approve", "reason": ""}),
+        "ledger_correct_trait": (
+            "gm",
+            {"trait": "attr.strength", "value": "3", "amount": "", "reason": "Noted wrong"},
+        ),
+        "ledger_undo": ("player", {"entry": "purchase", "reason": ""}),
+    }
+
+    def _in_play(self) -> Character:
+        from sheets.characters import ledger
+        from sheets.characters.services import character_apply_edits
+
+        _, character = self.table()
+        character = character_apply_edits(
+            user=self.player,
+            character_id=character.pk,
+            edits={"stage": "play"},
+            expected_version=character.version,
+        )
+        ledger.award(user=self.gm, character_id=character.pk, amount="40", reason="Session")
+        version = Character.objects.get(pk=character.pk).version
+        self.bought = ledger.purchase(
+            user=self.player, character_id=character.pk, trait="willpower", expected_version=version
+        )
+        self.pending = ledger.ask(
+            user=self.player,
+            character_id=character.pk,
+            choice="acute_senses",
+            value="2",
+            detail="hearing",
+            expected_version=version + 1,
+        )
+        return Character.objects.get(pk=character.pk)
+
+    @FUZZ
+    @given(data=st.data(), form=st.sampled_from(sorted(FORMS)))
+    def test_ledger_form(self, data: Any, form: str) -> None:
+        from sheets.characters.models import LedgerEntry
+
+        character = self._in_play()
+        who, fields = self.FORMS[form]
+        real = {"pending": str(self.pending.pk), "purchase": str(self.bought.pk)}
+        post = {"version": str(character.version)}
+        for name, value in fields.items():
+            real_value = real.get(value, value)
+            post[name] = data.draw(st.just(real_value) | ODD_TEXT, label=name)
+        if data.draw(st.booleans(), label="odd version"):
+            post["version"] = data.draw(ODD_TEXT, label="version")
+        client = self.as_gm if who == "gm" else self.as_player
+        before = stored_rows(Character), stored_rows(LedgerEntry)
+        response = client.post(reverse(form, args=[character.pk]), post)
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertEqual((stored_rows(Character), stored_rows(LedgerEntry)), before)
+
+    @FUZZ
+    @given(amount=ODD_TEXT, reason=ODD_TEXT, action=st.sampled_from(["award", "end_adventure"]))
+    def test_table_award(self, amount: str, reason: str, action: str) -> None:
+        from sheets.characters.models import LedgerEntry
+
+        campaign, _ = self.table()
+        before = stored_rows(Character), stored_rows(LedgerEntry)
+        response = self.as_gm.post(
+            reverse("campaign_award", args=[campaign.pk]),
+            {"amount": amount, "reason": reason, "action": action},
+        )
+        self.assertNoServerError(response)
+        if response.status_code != 302:
+            self.assertEqual((stored_rows(Character), stored_rows(LedgerEntry)), before)
+
+
+class RollForms(FuzzCase):
+    """The roll form and its odds fragment: each modifier, the table and the secret flag
+    take odd text; a refused roll stores no entry and leaves the sheet as it was."""
+
+    def _check(self, system: str, data: Any) -> None:
+        from sheets.rolls.models import RollEntry
+        from sheets.rolls.services import roll_setup, rollables_of
+
+        character = character_create(
+            owner=self.player,
+            name="Fuzzed",
+            system=system,
+            sheet=get_ruleset(system).demo_sheet(),
+        )
+        rollable = data.draw(st.sampled_from(rollables_of(character)))
+        keys = [option.key for option in roll_setup(character, rollable.key).definitions]
+        fields = data.draw(st.lists(st.sampled_from([*keys, "campaign", "secret"]), max_size=5))
+        post = {field: data.draw(ODD_TEXT) for field in fields}
+        url = reverse("character_roll", args=[character.pk, rollable.key])
+        odds = self.as_player.get(
+            reverse("roll_odds", args=[character.pk, rollable.key]),
+            post,
+            headers={"HX-Request": "true"},
+        )
+        self.assertNoServerError(odds)
+        htmx = data.draw(st.booleans())
+        before = stored_rows(Character, pk=character.pk)
+        response = self.as_player.post(url, post, headers={"HX-Request": "true"} if htmx else {})
+        self.assertNoServerError(response)
+        rolled = RollEntry.objects.filter(character=character).exists()
+        if not htmx:
+            self.assertEqual(rolled, response.status_code == 302)
+        if not rolled:
+            self.assertEqual(stored_rows(Character, pk=character.pk), before)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_swd10(self, data: Any) -> None:
+        self._check("swd10", data)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_ore(self, data: Any) -> None:
+        self._check("ore", data)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_weg_d6(self, data: Any) -> None:
+        self._check("weg_d6", data)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_o3d10(self, data: Any) -> None:
+        self._check("o3d10", data)
+
+
+class HitForms(FuzzCase):
+    """The hit form (wounds marked on an O.R.E. sheet, damage on a 1o3d10 one): each field
+    and the roll and version take odd text; a refused hit stores nothing."""
+
+    def _check(self, system: str, data: Any) -> None:
+        from sheets.rolls.models import RollEntry
+
+        character = character_create(
+            owner=self.player,
+            name="Fuzzed",
+            system=system,
+            sheet=get_ruleset(system).demo_sheet(),
+        )
+        keys = {
+            "ore": ["width", "height", "weapon", "damage", "penetration", "stun", "extra_damage"],
+            "o3d10": ["damage", "location"],
+        }[system]
+        fields = data.draw(st.lists(st.sampled_from([*keys, "roll", "version"]), max_size=5))
+        post = {"version": str(character.version)} | {f: data.draw(ODD_TEXT) for f in fields}
+        url = reverse("character_hit", args=[character.pk])
+        self.assertNoServerError(self.as_player.get(url, post))
+        before = stored_rows(Character, pk=character.pk)
+        response = self.as_player.post(url, post)
+        self.assertNoServerError(response)
+        marked = RollEntry.objects.filter(character=character).exists()
+        self.assertEqual(marked, response.status_code == 302)
+        if not marked:
+            self.assertEqual(stored_rows(Character, pk=character.pk), before)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_ore(self, data: Any) -> None:
+        self._check("ore", data)
+
+    @FUZZ
+    @given(data=st.data())
+    def test_o3d10(self, data: Any) -> None:
+        self._check("o3d10", data)
+
+
+class CatalogSuggestions(FuzzCase):
+    @FUZZ
+    @given(typed=ODD_TEXT)
+    def test_ore_weapon_matches(self, typed: str) -> None:
+        response = self.as_player.get(reverse("ore_weapon_matches"), {"weapon.add": typed})
+        self.assertEqual(response.status_code, 200)
+        self.assertNotIn(b"\x00", response.content)

@@ -8,7 +8,10 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from rulesets.o3d10 import apply_edit, demo_sheet
+from rulesets.o3d10 import apply_edit, blank_sheet, demo_sheet, derived
+from rulesets.o3d10.data import HEALTH_STATES
+from rulesets.o3d10.rules import health_state
+from sheets.characters.layouts import print_context
 from sheets.characters.services import character_create
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +111,46 @@ def test_a_blank_character_still_prints_on_one_page_with_its_warnings(player_cli
     text = text_of(pdf)
     assert "Tala Voss" in text and "NORMAL" in text and "HP 12 / 12" in text
     assert "20 of 24 stat points are still to spend." in text
+
+
+def hp_track_of(text: str) -> str:
+    """The printed health line: from the state now to the Dead box."""
+    start = text.index("HEALTH") + len("HEALTH")
+    return " ".join(text[start : text.index("\n", text.index("<-", start))].split())
+
+
+def test_hp_prints_as_a_pencil_track_from_the_maximum_down_to_dead(player_client, player):
+    rested = apply_edit(demo_sheet(), "hp.current", "22", None)
+    character = character_create(owner=player, name="Rell Varo", system="o3d10", sheet=rested)
+    # The player takes a hit at the table: 3 HP left of 22, Strength 6.
+    response = player_client.post(
+        reverse("character_edit", args=[character.pk]),
+        {"version": character.version, "only": "hp.damage", "hp.damage": "19"},
+    )
+    assert response.status_code == 302
+    track = hp_track_of(text_of(print_pdf(player_client, character)))
+    normal = " ".join(str(n) for n in range(22, 5, -1))
+    wounded = " ".join(str(n) for n in range(5, -1, -1))
+    unconscious = " ".join(str(n) for n in range(-1, -19, -1))
+    assert track.endswith(
+        f"□ Normal {normal} ■ Wounded {wounded} □ Unconscious {unconscious} □ Dead <-18"
+    ), track
+
+
+def test_the_track_follows_the_engine_thresholds_and_crosses_the_damage_taken(player):
+    sheet = apply_edit(blank_sheet({}), "stat.strength", "3", None)
+    sheet = apply_edit(sheet, "hp.current", "10", None)
+    character = character_create(owner=player, name="Slight Pilot", system="o3d10", sheet=sheet)
+    health = derived(sheet, {})["health"]
+    groups = print_context(character)["o3d10_print"]["hp_track"]
+    assert [g["label"] for g in groups] == [state.label for state in HEALTH_STATES]
+    boxes = [box for group in groups for box in group["boxes"]]
+    numbers = [int(box["hp"]) for box in boxes[:-1]]
+    assert numbers == list(range(health["hp_max"], health["dead_below"] - 1, -1))
+    assert [int(b["hp"]) for b in boxes[:-1] if b["crossed"]] == list(
+        range(health["hp_max"], 10, -1)
+    )
+    for group in groups[:-1]:
+        for box in group["boxes"]:
+            assert health_state(int(box["hp"]), 3).label == group["label"]
+    assert [g["label"] for g in groups if g["current"]] == [health_state(10, 3).label]

@@ -11,6 +11,7 @@ from pypdf import PdfReader
 import rulesets.ore as ore
 from rulesets.core import resolve_settings
 from rulesets.ore.data import SETTINGS
+from sheets.characters.pdf import character_document
 from sheets.characters.services import character_create
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +105,60 @@ def test_the_second_page_draws_the_hit_locations_with_their_marks(printed):
     ):
         assert expected in second, expected
     assert second.count("X") >= 5 and second.count("/") >= 5  # leg X X X X X, head / / / /, arm /
+
+
+# --- every label prints whole (issue 13 item 6) --------------------------------------------
+
+
+def overflowing_text(document) -> list[str]:
+    """The pieces of text that run past the right edge of their table cell, on every page."""
+    from weasyprint.formatting_structure import boxes
+
+    def walk(box):
+        yield box
+        for child in getattr(box, "children", ()):
+            yield from walk(child)
+
+    found = []
+    for page in document.pages:
+        for cell in walk(page._page_box):
+            if not isinstance(cell, boxes.TableCellBox):
+                continue
+            right = cell.position_x + cell.margin_left + cell.border_left_width
+            right += cell.padding_width()
+            found += [
+                text.text
+                for text in walk(cell)
+                if isinstance(text, boxes.TextBox) and text.position_x + text.width > right + 0.01
+            ]
+    return found
+
+
+def test_long_skill_names_print_whole_with_their_stat_and_dice(player_client, player):
+    # Dice bought in play go through the ledger; the names are what this test is about.
+    profession = "Profession [Smuggler and information broker]"
+    sheet = ore.apply_edit(ore.demo_sheet(), "skill.add", profession, {})
+    sheet = ore.apply_edit(sheet, "skill.profession_smuggler_and_information_broker", "2", {})
+    character = character_create(owner=player, name="Tavin Sol", system="ore", sheet=sheet)
+    url = reverse("character_edit", args=[character.pk])
+
+    def post(trait: str, raw: str) -> None:
+        character.refresh_from_db()
+        data = {"only": trait, trait: raw, "version": character.version}
+        response = player_client.post(url, data)
+        assert response.status_code == 302, response.content.decode()[-3000:]
+
+    post("skill.add", "Lore [Galactic politics]")
+    character.refresh_from_db()
+    assert overflowing_text(character_document(character)) == []
+    pdf = player_client.get(reverse("character_pdf", args=[character.pk])).content
+    first = " ".join(text_of(pdf)[0].split())
+    for label in (
+        "Language [Huttese] Brn 2d",
+        "Pilot [Starfighter] Crd 1d",
+        "Profession [Smuggler and information broker] Brn 2d",
+        "Lore [Galactic politics] Brn 0d",
+        "Meditation Cool 2d",
+        "Brn Brains, Cmd Command",
+    ):
+        assert label in first, label

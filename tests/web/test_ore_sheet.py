@@ -6,6 +6,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 import rulesets.ore as ore
@@ -329,8 +330,17 @@ def test_a_stat_dot_swaps_its_row_the_willpower_it_feeds_and_the_budget(player_c
 
 
 def test_a_stat_swaps_the_rows_of_the_skills_it_feeds(player_client, demo):
+    # The demo is in play, where a raise is a purchase: the sheet's edit is refused.
     response = edit(
         player_client, demo, {"only": "stat.cool", "stat.cool": "4", "version": 1}, **HTMX
+    )
+    assert "Cool rises only by buying it on the ledger page" in response.content.decode()
+    demo.refresh_from_db()
+    assert (demo.version, demo.sheet["stats"]["cool"]) == (1, 3)
+    # Back in creation (the owner's step outside a campaign) the same edit goes through.
+    edit(player_client, demo, {"edit": "stage=creation", "version": 1}, **HTMX)
+    response = edit(
+        player_client, demo, {"only": "stat.cool", "stat.cool": "4", "version": 2}, **HTMX
     )
     ids = oob_ids(response.content.decode())
     assert "trait-skill-meditation" in ids  # rolls Cool + Meditation
@@ -471,18 +481,33 @@ def test_a_skill_of_ones_own_takes_its_stat_from_the_second_input(player_client,
     assert ore.rules.skill_row(jedi.sheet, "sabacc")["stat"] == "cool"
 
 
-def test_an_experience_award_is_added_from_its_two_inputs_and_removed(player_client, jedi):
+def test_an_experience_award_is_made_on_the_ledger_and_shown_locked_on_the_sheet(
+    player_client, jedi
+):
+    # The sheet no longer takes awards: its add row is gone and a posted one is refused.
+    html = page_of(player_client, jedi)
+    assert 'name="xp.add"' not in html and "xp.0.remove=yes" not in html
     response = edit(
         player_client,
         jedi,
         {"only": "xp.add", "xp.add": "3", "xp.add.1": "Held the gate", "version": 1},
         **HTMX,
     )
-    html = response.content.decode()
-    assert "section-points-body" in oob_ids(html)
-    assert 'value="Held the gate"' in element(html, "trait-xp-0-note")
-    assert 'value="xp.0.remove=yes"' in html
-    edit(player_client, jedi, {"edit": "xp.0.remove=yes", "version": 2}, **HTMX)
+    assert "Experience is kept on the ledger page" in response.content.decode()
+    jedi.refresh_from_db()
+    assert (jedi.version, jedi.sheet["xp_awards"]) == (1, [])
+    # Outside a campaign the owner awards on the ledger; the sheet shows it, locked.
+    response = player_client.post(
+        reverse("ledger_award", args=[jedi.pk]),
+        {"amount": "3", "reason": "Held the gate", "version": 1},
+    )
+    assert response.status_code == 302
+    html = page_of(player_client, jedi)
+    award = element(html, "trait-xp-0-amount")
+    assert 'value="3"' in award and "disabled" in award
+    assert "Awarded and spent on the ledger" in award
+    assert reverse("character_ledger", args=[jedi.pk]) in award
+    assert "xp.0.remove=yes" not in html
     jedi.refresh_from_db()
     assert jedi.sheet["xp_awards"] == []
 
@@ -597,10 +622,10 @@ def test_save_all_without_javascript_posts_every_field_and_redirects(player_clie
     parser = _MainFormFields()
     parser.feed(page_of(player_client, demo))
     fields = parser.fields
-    assert {"info.player", "species", "character_points", "armor.0.name", "setting.bacta_time"} <= (
-        set(fields)
-    )
-    assert {"stat.body", "skill.lightsaber", "stunt.fear", "xp.add", "xp.add.1"} <= set(fields)
+    assert {"info.player", "species", "armor.0.name", "setting.bacta_time"} <= set(fields)
+    assert {"stat.body", "skill.lightsaber", "stunt.fear"} <= set(fields)
+    # The ledger keeps the creation budget (in play) and the awards: drawn locked, never sent.
+    assert not {"character_points", "xp.add", "xp.add.1", "xp.0.amount"} & set(fields)
     # "Save all" skips the empty add rows, so they never ride along and get refused.
     assert all(not value for name, value in fields.items() if ".add" in name)
     before = demo.sheet
@@ -753,3 +778,77 @@ def test_a_stale_edit_is_refused_with_the_current_sheet(player_client, jedi):
     assert checked_dot(element(html, "trait-stat-body")) == "2"
     jedi.refresh_from_db()
     assert jedi.sheet["stats"]["body"] == 2
+
+
+# --- adding a weapon the catalog lacks (issue 13 item 6) -------------------------------------
+
+
+def test_blaster_pistol_is_not_quietly_added_as_a_blank_weapon(player_client, jedi):
+    response = edit(
+        player_client,
+        jedi,
+        {"only": "weapon.add", "weapon.add": "Blaster pistol", "version": 1},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    gear = element(response.content.decode(), "section-gear-body")
+    assert 'role="alert"' in gear
+    assert "“Blaster pistol” is not in the weapon list. Did you mean Blaster," in gear
+    jedi.refresh_from_db()
+    assert jedi.version == 1 and jedi.sheet["weapons"] == []
+
+
+def test_given_its_damage_a_weapon_of_ones_own_is_added(player_client, jedi):
+    data = {"only": "weapon.add", "weapon.add": "Blaster pistol", "weapon.add.1": "width+1"}
+    response = edit(player_client, jedi, data | {"version": 1})
+    assert response.status_code == 302
+    jedi.refresh_from_db()
+    assert (jedi.sheet["weapons"][0]["name"], jedi.sheet["weapons"][0]["damage"]) == (
+        "Blaster pistol",
+        "width+1",
+    )
+
+
+def test_the_damage_of_ones_own_weapon_has_a_length_cap(player_client, jedi):
+    data = {"only": "weapon.add", "weapon.add": "Spear gun", "weapon.add.1": "w" * 201}
+    response = edit(player_client, jedi, data | {"version": 1}, **HTMX)
+    assert "Damage is limited to 200 characters." in response.content.decode()
+    jedi.refresh_from_db()
+    assert jedi.version == 1
+
+
+def test_the_weapon_row_asks_for_catalog_matches_as_one_types(player_client, jedi):
+    row = page_of(player_client, jedi)
+    add = row[row.index('id="input-weapon-add"') - 7 :]
+    add = add[: add.index(">") + 1]
+    assert f'hx-get="{reverse("ore_weapon_matches")}"' in add
+    assert 'hx-target="#ore-weapon-catalog"' in add and 'list="ore-weapon-catalog"' in add
+    damage = element(row, "input-weapon-add-damage")
+    assert 'name="weapon.add.1"' in damage and 'maxlength="200"' in damage
+
+
+def test_the_matches_name_the_catalog_weapons_a_typed_name_may_mean(player_client):
+    response = player_client.get(
+        reverse("ore_weapon_matches"), {"weapon.add": "Blaster pistol"}, **HTMX
+    )
+    options = re.findall(r'<option value="([^"]+)">([^<]+)</option>', response.content.decode())
+    assert options[0] == ("Blaster", "Blaster (pistol, width+1) for “Blaster pistol”")
+    assert [value for value, _ in options[:3]] == [
+        "Blaster",
+        "Heavy blaster",
+        "Hold-out or decorative blaster",
+    ]
+    # A name already holding what was typed needs no "for": the browser shows it anyway.
+    response = player_client.get(reverse("ore_weapon_matches"), {"weapon.add": "blast"})
+    assert '<option value="Blaster">Blaster (pistol, width+1)</option>' in (
+        response.content.decode()
+    )
+
+
+def test_the_matches_trim_long_or_odd_input_and_need_a_login(player_client):
+    response = player_client.get(
+        reverse("ore_weapon_matches"), {"weapon.add": "blaster\x00" + "x" * 5000}
+    )
+    assert response.status_code == 200 and len(response.content) < 5000
+    assert "\x00" not in response.content.decode()
+    assert Client().get(reverse("ore_weapon_matches")).status_code == 302

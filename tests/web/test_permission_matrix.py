@@ -45,6 +45,7 @@ from sheets.characters.services import (
     share_link_create,
 )
 from sheets.characters.transfer import export_character
+from sheets.rolls.models import RollEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -100,6 +101,8 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "password_change": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
     "password_change_done": {"GET": _logged_in(200), "POST": _logged_in(405)},
     "character_file_schema": {"GET": _all(200), "POST": _all(405)},
+    # Catalog suggestions while typing: the same public catalog for anyone logged in.
+    "ore_weapon_matches": {"GET": _logged_in(200), "POST": _all(405)},
     # My characters, a new one, an import: each person's own.
     "character_list": {"GET": _logged_in(200), "POST": _all(405)},
     "character_new": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
@@ -110,6 +113,12 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "character_pdf": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     "character_export": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     "character_history": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    "character_history_diff": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    # Restore: the GM sees what it would change, but may not set the player's traits (400).
+    "character_history_restore": {
+        "GET": _row(LOGIN, 200, 404, 200, 404),
+        "POST": _row(LOGIN, MOVED, 404, 400, 404),
+    },
     # A player's trait: the owner sets it; the GM is refused beside the field (400).
     "character_edit": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, 400, 404)},
     # The owner's own acts: the GM sees the sheet but may not do them (403).
@@ -126,6 +135,25 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "character_approve": {"GET": _all(405), "POST": _row(LOGIN, 403, 404, MOVED, 404)},
     "character_request_changes": {"GET": _all(405), "POST": _row(LOGIN, 403, 404, MOVED, 404)},
     "gm_note_save": {"GET": _all(405), "POST": _row(LOGIN, 403, 404, MOVED, 404)},
+    # The advancement ledger: its owner and the table's GM read it. At a table only the GM
+    # awards, corrects and ends an adventure (the owner is told so, 400); only the owner
+    # buys (the GM is refused, 403; the owner's sheet is in creation, so 400); an unknown
+    # entry cannot be undone (400).
+    "character_ledger": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    "ledger_award": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, MOVED, 404)},
+    "ledger_correct": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, MOVED, 404)},
+    "ledger_buy": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 403, 404)},
+    "ledger_undo": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 400, 404)},
+    "ledger_end_adventure": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, MOVED, 404)},
+    # A merit asked for in play is the owner's (the GM: 403; Kira is in creation: 400); the
+    # GM's consent to an unknown request and a correction in creation are refused (400).
+    "ledger_ask": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 403, 404)},
+    "ledger_consent": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 400, 404)},
+    "ledger_correct_trait": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 400, 404)},
+    "campaign_award": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
     # A share link shows the sheet and its PDF, read-only, to anyone holding it.
     "shared_sheet": {"GET": _all(200), "POST": _all(405)},
     "shared_pdf": {"GET": _all(200), "POST": _all(405)},
@@ -168,6 +196,22 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "table_print_start": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
     "table_print_status": {"GET": _row(LOGIN, 403, 403, 200, 404), "POST": _all(405)},
     "table_print_pdf": {"GET": _row(LOGIN, 403, 403, 200, 404), "POST": _all(405)},
+    # Rolling a sheet: its owner and the table's GM; nobody else finds it (404).
+    "roll_menu": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    "character_roll": {
+        "GET": _row(LOGIN, 200, 404, 200, 404),
+        "POST": _row(LOGIN, MOVED, 404, MOVED, 404),
+    },
+    "roll_odds": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    # The rolls of a sheet at no table: whoever sees the sheet; the table's log: its members.
+    "character_roll_log": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    "campaign_roll_log": {"GET": _row(LOGIN, 200, 200, 200, 404), "POST": _all(405)},
+    # Marking a hit: whoever may edit the target (its owner, the table's GM); Kira plays
+    # SWd10, which has no hit-to-marks rule here, so the page says so and a POST is 400.
+    "character_hit": {
+        "GET": _row(LOGIN, 200, 404, 200, 404),
+        "POST": _row(LOGIN, 400, 404, 400, 404),
+    },
 }
 
 # (url name, method, person) -> why the app answers wrongly today. Each is a real bug with
@@ -273,6 +317,18 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "character_pdf": {"pk": kira},
         "character_export": {"pk": kira},
         "character_history": {"pk": kira},
+        "character_history_diff": {"pk": kira},
+        "character_history_restore": {"pk": kira, "version": 1},
+        "character_ledger": {"pk": kira},
+        "ledger_award": {"pk": kira},
+        "ledger_correct": {"pk": kira},
+        "ledger_buy": {"pk": kira},
+        "ledger_undo": {"pk": kira},
+        "ledger_end_adventure": {"pk": kira},
+        "ledger_ask": {"pk": kira},
+        "ledger_consent": {"pk": kira},
+        "ledger_correct_trait": {"pk": kira},
+        "campaign_award": {"campaign_id": table},
         "character_submit": {"pk": kira},
         "character_approve": {"pk": kira},
         "character_request_changes": {"pk": kira},
@@ -295,6 +351,12 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "table_print_start": {"pk": table},
         "table_print_status": {"pk": table, "print_pk": w.table_print.pk},
         "table_print_pdf": {"pk": table, "print_pk": w.table_print.pk},
+        "roll_menu": {"pk": kira},
+        "character_roll": {"pk": kira, "key": "attr.strength"},
+        "roll_odds": {"pk": kira, "key": "attr.strength"},
+        "character_roll_log": {"pk": kira},
+        "campaign_roll_log": {"pk": table},
+        "character_hit": {"pk": kira},
     }.get(name, {})
 
 
@@ -313,6 +375,17 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         },
         "character_edit": {"edit": "attr.strength=3"} | version,
         "character_remove": version,
+        "character_history_restore": version,
+        "ledger_award": version | {"amount": "5", "reason": "Session 3"},
+        "ledger_correct": version | {"amount": "5", "reason": "Forgot the bonus"},
+        "ledger_buy": version | {"trait": "attr.strength"},
+        "ledger_undo": version | {"entry": "999999", "reason": "Wrong"},
+        "ledger_end_adventure": version,
+        "ledger_ask": version | {"merit": "ambidextrous", "value": "1"},
+        "ledger_consent": version | {"entry": "999999", "decision": "approve"},
+        "ledger_correct_trait": version
+        | {"trait": "attr.strength", "value": "3", "reason": "Noted wrong"},
+        "campaign_award": {"amount": "5", "reason": "Session 3"},
         "character_submit": version,
         "character_approve": version | {"comment": "Looks right."},
         "character_request_changes": version | {"comment": "Lower Strength, please."},
@@ -327,6 +400,8 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         "campaign_invite": {"expires_at": "", "max_uses": "3"},
         "campaign_member_role": {"role": "gm"},
         "campaign_bring": {"character": str(w.spare.pk)},
+        "character_roll": {"campaign": str(w.table.pk), "difficulty": "7"},
+        "character_hit": version | {"width": "2", "height": "7"},
     }.get(name, {})
 
 
@@ -427,6 +502,7 @@ def stored_state() -> dict[str, list]:
         "gm_notes": list(GMNote.objects.order_by("pk").values_list("pk", "character", "text")),
         "table_prints": list(TablePrint.objects.order_by("pk").values_list("pk", "state")),
         "queued_tasks": list(DBTaskResult.objects.order_by("pk").values_list("pk")),
+        "rolls": list(RollEntry.objects.order_by("pk").values_list("pk", "secret")),
     }
 
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 from rulesets.core import RowKind, resolve_settings
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.characters.layouts.base import trait_dom_id
+from sheets.characters.ledger import ledger_trait
 from sheets.characters.models import Character, Revision
 from sheets.characters.schema import character_file_schema
 from sheets.characters.services import character_create
@@ -47,6 +48,10 @@ def _number_row(character):
     ruleset = get_ruleset(character.system)
     settings = resolve_settings(ruleset.SETTINGS, character.rule_settings)
     for row in ruleset.trait_rows(character.sheet, settings):
+        if character.sheet.get("stage") == "play" and row.next_cost is not None:
+            continue  # in play a priced raise is bought on the ledger page, not typed
+        if ledger_trait(character.system, row.key, character.sheet.get("stage", "")):
+            continue  # experience is the ledger's, drawn locked
         numeric = row.kind in {RowKind.DOTS, RowKind.NUMBER, RowKind.DICE}
         if numeric and not row.locked and row.maximum is not None and row.value != row.maximum:
             return row, str(row.maximum)

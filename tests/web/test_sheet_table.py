@@ -206,7 +206,6 @@ def test_outside_a_campaign_the_owner_sets_their_own_readings(player_client, swd
 # A GM-only trait of each system, a value to set it to, and where it is stored.
 GM_TRAITS = [
     ("swd10", "power", "3", lambda sheet: sheet["power"]),
-    ("swd10", "info.experience", "12", lambda sheet: sheet["info"]["experience"]),
     (
         "ore",
         "power.energy_manipulation.approved",
@@ -321,17 +320,54 @@ def test_only_the_owner_takes_a_character_out(client, gm, table):
 
 def test_experience_awards_are_the_gms_at_an_ore_table(client, gm, player):
     character = demo_at_table("ore", gm, player)
-    awards = len(character.sheet["xp_awards"])
     client.force_login(player)
     assert 'name="xp.add"' not in client.get(sheet_url(character)).content.decode()
     refused = edit(client, character, {"only": "xp.add", "xp.add": "50", "version": 1})
     assert refused.status_code == 400
     assert "only the GM sets this" in refused.content.decode()
+    refused = client.post(
+        reverse("ledger_award", args=[character.pk]), {"amount": "50", "reason": "Me", "version": 1}
+    )
+    assert refused.status_code == 400 and "only the GM awards" in refused.content.decode()
+    # The GM awards on the ledger too: the sheet has no award row, a posted one is refused.
     client.force_login(gm)
-    assert 'name="xp.add"' in client.get(sheet_url(character)).content.decode()
-    done = edit(
+    assert 'name="xp.add"' not in client.get(sheet_url(character)).content.decode()
+    refused = edit(
         client, character, {"only": "xp.add", "xp.add": "5", "xp.add.1": "Session 3", "version": 1}
     )
-    character.refresh_from_db()
+    assert "experience is awarded and spent on the ledger page" in refused.content.decode()
+    earned = sum(character.ledger.values_list("amount", flat=True))
+    done = client.post(
+        reverse("ledger_award", args=[character.pk]),
+        {"amount": "5", "reason": "Session 3", "version": 1},
+    )
     assert done.status_code == 302
-    assert len(character.sheet["xp_awards"]) == awards + 1
+    character.refresh_from_db()
+    assert character.sheet["xp_awards"] == []
+    assert sum(character.ledger.values_list("amount", flat=True)) == earned + 5
+
+
+def test_at_a_swd10_table_the_gm_awards_experience_on_the_ledger(client, gm, player):
+    character = character_create(
+        owner=player, name="Awarded", system="swd10", campaign=table_of("swd10", gm, player)
+    )
+    client.force_login(player)
+    forged = edit(client, character, {"edit": "info.experience=12", "version": 1})
+    assert "At a table, only the GM sets this." in forged.content.decode()
+    client.force_login(gm)
+    # The experience row shows the ledger's figure, locked, with the way to the ledger.
+    page = client.get(sheet_url(character)).content.decode()
+    row = page[page.index('id="trait-info-experience"') :].split("</div>")[0]
+    assert "disabled" in row and "Awarded and spent on the ledger" in row
+    refused = edit(client, character, {"edit": "info.experience=12", "version": 1})
+    assert "Experience is kept on the ledger page" in refused.content.decode()
+    done = client.post(
+        reverse("ledger_award", args=[character.pk]),
+        {"amount": "12", "reason": "Session 1", "version": 1},
+    )
+    assert done.status_code == 302
+    page = client.get(sheet_url(character)).content.decode()
+    row = page[page.index('id="trait-info-experience"') :].split("</div>")[0]
+    assert 'value="12"' in row
+    character.refresh_from_db()
+    assert character.sheet["info"]["experience"] == 0  # the ledger keeps it

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from rulesets.swd10 import demo_sheet
+from rulesets.swd10 import blank_sheet, check, demo_sheet
 from sheets.characters.services import character_create
 
 pytestmark = pytest.mark.django_db
@@ -109,14 +109,40 @@ def test_saving_every_field_never_adds_the_add_rows(player_client, hero):
     assert "giant" not in [m["slug"] for m in hero.sheet["merits"]]
 
 
+def award(client, character, amount: str) -> None:
+    """Outside a campaign the owner awards their own experience, on the ledger page."""
+    character.refresh_from_db()
+    response = client.post(
+        reverse("ledger_award", args=[character.pk]),
+        {"amount": amount, "reason": "Session 1", "version": character.version},
+    )
+    assert response.status_code == 302
+
+
+def buy(client, character, trait: str) -> None:
+    character.refresh_from_db()
+    response = client.post(
+        reverse("ledger_buy", args=[character.pk]),
+        {"trait": trait, "version": character.version},
+    )
+    assert response.status_code == 302
+
+
 def test_finishing_creation_switches_the_budget_to_experience(player_client, hero):
-    post(player_client, hero, {"only": "info.experience", "info.experience": "30"})
+    award(player_client, hero, "30")
     response = post(player_client, hero, {"edit": "stage=play"}, **HTMX)
     text = response.content.decode()
     assert "<h2>Experience</h2>" in text
+    # In play the sheet's "+" is no free raise: it is refused and sends the player to buy.
     response = post(player_client, hero, {"edit": "attr.dexterity=5"}, **HTMX)
     text = response.content.decode()
-    assert "Dexterity 4 → 5: new value 5 × 4 = 20 XP" in text
+    assert "In play, Dexterity rises only by buying it on the ledger page (20 XP a step)." in text
+    hero.refresh_from_db()
+    assert hero.sheet["attributes"]["dexterity"] == 4
+    page = player_client.get(reverse("character_ledger", args=[hero.pk])).content.decode()
+    assert "Dexterity 4 → 5: 20 XP; 30 → 10 left" in page
+    buy(player_client, hero, "attr.dexterity")
+    text = player_client.get(reverse("character_sheet", args=[hero.pk])).content.decode()
     assert 'id="pool-xp"' in text
     response = post(player_client, hero, {"edit": "attr.dexterity=3"}, **HTMX)
     assert "was 4 when creation ended" in response.content.decode()
@@ -159,12 +185,63 @@ def test_under_disfigured_the_appearance_row_shows_two_dots(player_client, playe
 
 
 def test_a_sheet_in_play_prints_its_priorities_and_the_xp_spent(player_client, hero):
-    post(player_client, hero, {"only": "info.experience", "info.experience": "30"})
+    award(player_client, hero, "30")
     post(player_client, hero, {"edit": "stage=play"})
-    post(player_client, hero, {"edit": "attr.dexterity=5"})
+    buy(player_client, hero, "attr.dexterity")
     response = player_client.get(reverse("character_pdf", args=[hero.pk]))
     assert response.status_code == 200
     text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
     # No creation pool is left in play; the groups still print the dots their priority gave.
     for expected in ("Physical 6", "Social 4", "Mental 3", "XP 20 of 30 spent", "●●●●●"):
         assert expected in text, expected
+
+
+def pdf_text(client, character) -> str:
+    response = client.get(reverse("character_pdf", args=[character.pk]))
+    reader = PdfReader(io.BytesIO(response.content))
+    assert len(reader.pages) == 1
+    return reader.pages[0].extract_text()
+
+
+@pytest.fixture
+def newcomer(player):
+    """A hero as a new player starts one: the blank sheet, Wits 1, Willpower 2."""
+    return character_create(owner=player, name="Newcomer", system="swd10", sheet=blank_sheet({}))
+
+
+def test_raising_wits_at_creation_carries_willpower_and_its_pool_to_the_print(
+    player_client, newcomer
+):
+    response = post(player_client, newcomer, {"edit": "attr.wits=2"}, **HTMX)
+    text = response.content.decode()
+    # The Willpower row is swapped too, its third dot checked and the row locked.
+    assert 'id="trait-willpower-3" name="willpower" value="3" checked' in text
+    assert "At creation Willpower is Wits + 1 (3); it follows Wits." in text
+    newcomer.refresh_from_db()
+    assert (newcomer.sheet["willpower"], newcomer.sheet["willpower_current"]) == (3, 3)
+    assert "willpower_at_creation" not in {v.code for v in check(newcomer.sheet, {}).violations}
+    printed = pdf_text(player_client, newcomer)
+    assert "●●●○○ ○○○○○ 3" in printed
+    assert "Current ☒☒☒ 3" in printed
+    assert "Current (battle pool) ☐ 0" in printed  # current Power stays empty (L100)
+
+
+def test_at_creation_willpower_set_by_hand_is_refused_beside_it(player_client, newcomer):
+    response = post(player_client, newcomer, {"edit": "willpower=4"}, **HTMX)
+    assert "At creation Willpower is Wits + 1 (2); it follows Wits." in response.content.decode()
+    newcomer.refresh_from_db()
+    assert newcomer.version == 1 and newcomer.sheet["willpower"] == 2
+
+
+def test_the_print_has_sixteen_merit_lines_a_techniques_box_and_a_labelled_power_pool(
+    player_client, hero
+):
+    lines = pdf_text(player_client, hero).splitlines()
+    merits = lines[lines.index("Merits") + 1 : lines.index("Flaws")]
+    assert len(merits) == 16  # L48-63
+    force = lines[lines.index("Force abilities") + 1 : lines.index("Weapon techniques")]
+    assert force == ["Battle strike (Battle; UFA)"]
+    assert "Blaster pistols (Firearms)" in lines[lines.index("Weapon techniques") + 1 :]
+    assert "Current (battle pool) ☐ 0" in lines
+    assert any("full rest" in line for line in lines)
+    assert any("000:L100" in line for line in lines)

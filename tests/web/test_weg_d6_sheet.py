@@ -150,7 +150,7 @@ def test_the_readings_panel_shows_the_edition_and_every_setting(player_client, s
     assert len(re.findall(r'title="Source: [^"]*not in either seed', text)) >= 5
 
 
-@pytest.mark.parametrize("typed", ["4D+2", "4d+2", "+4D+2", " 4D + 2 "])
+@pytest.mark.parametrize("typed", ["4D+2", "4d+2", " 4D + 2 ", "+1D+1", "+ 1D + 1"])
 def test_a_code_is_typed_in_any_of_the_book_forms(player_client, smuggler, typed):
     response = edit(
         player_client,
@@ -356,17 +356,41 @@ def test_dark_side_points_warn_of_the_consumption_check(player_client, smuggler)
     )
 
 
+def award(client, character, amount: str) -> None:
+    """Outside a campaign the owner awards Character Points, on the ledger page."""
+    character.refresh_from_db()
+    response = client.post(
+        reverse("ledger_award", args=[character.pk]),
+        {"amount": amount, "reason": "Adventure 1", "version": character.version},
+    )
+    assert response.status_code == 302
+
+
+def balance(character) -> int:
+    return sum(character.ledger.values_list("amount", flat=True))
+
+
 def test_an_advance_in_play_spends_character_points(player_client, smuggler):
     edit(player_client, smuggler, {"only": "stage", "stage": "play", "version": 1})
-    edit(
+    # In play the points are the ledger's: typed on the sheet they are refused.
+    response = edit(
         player_client,
         smuggler,
         {"only": "points.character", "points.character": "20", "version": 2},
+        **HTMX,
     )
+    assert (
+        "In play, experience is awarded and spent on the ledger page." in response.content.decode()
+    )
+    # The 5 starting points reached the ledger when creation ended; the GM (here the
+    # owner) awards 15 more.
+    award(player_client, smuggler, "15")
+    assert balance(smuggler) == 20
     text = page(player_client, smuggler)
     assert 'value="advance.skill.blaster=5D+2"' in text
     assert "Advance to 5D+2 (5 CP)" in row(text, "skill.blaster")
     assert "Advance Move to 11 (10 CP)" in row(text, "move")
+    # The sheet's paid advance is a purchase on the ledger.
     response = edit(
         player_client, smuggler, {"edit": "advance.skill.blaster=5D+2", "version": 3}, **HTMX
     )
@@ -376,7 +400,15 @@ def test_an_advance_in_play_spends_character_points(player_client, smuggler):
     assert "Advance to 6D (5 CP)" in section(text, "attr-dexterity")
     smuggler.refresh_from_db()
     assert smuggler.sheet["skills"]["blaster"] == 17
-    assert smuggler.sheet["points"]["character"] == 15
+    assert smuggler.sheet["points"]["character"] == 0  # the ledger keeps the balance
+    assert balance(smuggler) == 15
+    bought = smuggler.ledger.get(kind="purchase")
+    assert (bought.trait, bought.from_value, bought.to_value, bought.amount) == (
+        "skill.blaster",
+        "5D+1",
+        "5D+2",
+        -5,
+    )
 
 
 def test_a_rule_reading_is_stored_and_rerenders_the_sheet(player_client, smuggler):
@@ -393,7 +425,7 @@ def test_a_rule_reading_is_stored_and_rerenders_the_sheet(player_client, smuggle
 
 def _play_with_a_raise(client, character) -> int:
     edit(client, character, {"only": "stage", "stage": "play", "version": 1})
-    edit(client, character, {"only": "points.character", "points.character": "30", "version": 2})
+    award(client, character, "25")
     edit(client, character, {"edit": "advance.skill.dodge=4D+2", "version": 3})
     return 4
 
@@ -489,8 +521,11 @@ def test_a_second_pip_between_adventures_is_refused_beside_the_skill(player_clie
     )
     smuggler.refresh_from_db()
     assert (smuggler.sheet, smuggler.version) == (before, version)
-    # A new adventure opens the window again.
-    edit(player_client, smuggler, {"edit": "interval.close=1", "version": version})
+    # Closing the window on the sheet is refused in play: the adventure's end is marked on
+    # the ledger page (the GM's step at a table, the owner's here), and opens it again.
+    response = edit(player_client, smuggler, {"edit": "interval.close=1", "version": version})
+    assert response.status_code == 400
+    player_client.post(reverse("ledger_end_adventure", args=[smuggler.pk]), {"version": version})
     edit(player_client, smuggler, {"edit": "advance.skill.dodge=5D", "version": version + 1})
     smuggler.refresh_from_db()
     assert smuggler.sheet["skills"]["dodge"] == 15
@@ -541,20 +576,29 @@ def test_an_equipment_key_with_a_strange_row_number_is_refused_not_a_server_erro
 def test_in_play_a_power_is_learned_for_its_price_through_its_add_row(player_client, smuggler):
     sheet = dict(smuggler.sheet, stage="play")
     sheet["force"] = dict(sheet["force"], sensitive=True, control=3)
-    sheet["points"] = dict(sheet["points"], character=10)
+    sheet["points"] = dict(sheet["points"], character=0)
     smuggler.sheet = sheet
     smuggler.save()
+    award(player_client, smuggler, "10")
     text = page(player_client, smuggler)
     assert 'name="advance.power.add"' in text and 'value="advance.power.add"' in text
     assert "Control pain · Control · 5 CP" in text
     edit(
         player_client,
         smuggler,
-        {"only": "advance.power.add", "advance.power.add": "Control pain", "version": 1},
+        {"only": "advance.power.add", "advance.power.add": "Control pain", "version": 2},
     )
     smuggler.refresh_from_db()
     assert smuggler.sheet["force"]["powers"] == ["control_pain"]
-    assert smuggler.sheet["points"]["character"] == 5
+    # Learning the power is a purchase on the ledger, which can be undone.
+    bought = smuggler.ledger.get(kind="purchase")
+    assert (bought.trait_label, bought.to_value, bought.amount) == ("Control pain", "learned", -5)
+    assert balance(smuggler) == 5
+    player_client.post(
+        reverse("ledger_undo", args=[smuggler.pk]), {"entry": bought.pk, "version": 3}
+    )
+    smuggler.refresh_from_db()
+    assert smuggler.sheet["force"]["powers"] == [] and balance(smuggler) == 10
 
 
 def test_the_background_stays_a_box_after_an_edit(player_client, smuggler):

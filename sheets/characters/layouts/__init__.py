@@ -20,8 +20,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.http import HttpRequest
+from django.template.loader import get_template
+
 from rulesets.registry import get_ruleset
-from sheets.characters.layouts.base import Layout, build_context, changed_parts, sheet_state
+from sheets.characters.layouts.base import (
+    Layout,
+    Part,
+    build_context,
+    changed_parts,
+    plain_context,
+    sheet_state,
+)
+from sheets.characters.ledger import engine_sheet
 from sheets.characters.models import Character
 from sheets.permissions import CharacterAccess
 
@@ -38,7 +49,7 @@ class Snapshot:
 
     @classmethod
     def of(cls, character: Character) -> Snapshot:
-        return cls(character.name, character.sheet, character.readings_in_force)
+        return cls(character.name, engine_sheet(character), character.readings_in_force)
 
 
 def layout_for(system: str) -> Layout:
@@ -52,7 +63,12 @@ def _context(
     submitted: Mapping[str, str] | None = None,
 ) -> dict:
     layout = layout_for(character.system)
-    state = sheet_state(get_ruleset(character.system), character.sheet, character.readings_in_force)
+    # The engine judges the sheet with the ledger's figures, which the sheet never stores.
+    state = sheet_state(
+        get_ruleset(character.system), engine_sheet(character), character.readings_in_force
+    )
+    if not errors and not submitted:
+        return plain_context(character, layout, state, access)
     return build_context(
         character, layout, state, errors=errors or {}, submitted=submitted or {}, access=access
     )
@@ -74,7 +90,9 @@ def print_context(character: Character) -> dict:
     """Build the context of a character's print template (nobody edits a print)."""
     layout = layout_for(character.system)
     context = _context(character, None)
-    return context | layout.print_extra(context["state"], character)
+    # The awards as the ledger keeps them, oldest first: the sheet's experience log.
+    awards = character.ledger.filter(kind="award", pending=False).order_by("created_at", "pk")
+    return context | layout.print_extra(context["state"], character) | {"ledger_awards": awards}
 
 
 def edit_context(
@@ -89,21 +107,51 @@ def edit_context(
     layout = layout_for(character.system)
     ruleset = get_ruleset(character.system)
     after = sheet_context(character, access=access, errors=errors, submitted=submitted)
-    old = build_context(
-        character,
-        layout,
-        sheet_state(ruleset, before.sheet, before.rule_settings),
-        errors={},
-        submitted={},
-        access=access,
+    old = plain_context(
+        character, layout, sheet_state(ruleset, before.sheet, before.rule_settings), access
     )
     fields, parts = changed_parts(layout, old, after)
+    # Finishing creation or a new reading redraws every section, as the page would.
+    moved = old["status"].stage != after["status"].stage
+    moved = moved or old["state"].settings != after["state"].settings
+    old_parts = {} if moved else {p.section.key: p for p in old["parts"] + old["side_parts"]}
     return after | {
         "swapped_fields": fields,
-        "swapped_parts": parts,
+        # Each with its part before the edit when the two may well draw alike: a section
+        # redrawn for a derived value or a list it prints, neither of which it shows.
+        "swapped_parts": [(p, _same_rows(old_parts.get(p.section.key), p)) for p in parts],
+        "sheet_before": old,
         "swap_name": before.name != character.name or "character.name" in (errors or {}),
         "swap_stage": old["status"].stage != after["status"].stage
         or old["stage_field"] != after["stage_field"],
         "swap_readings": old["state"].settings != after["state"].settings
         or any(key.startswith("setting.") for key in errors or {}),
     }
+
+
+def _same_rows(old: Part | None, new: Part) -> Part | None:
+    """The part before the edit, when its rows and messages are the new part's."""
+    if old is None or old.fields != new.fields:
+        return None
+    if old.errors != new.errors or old.violations != new.violations:
+        return None
+    return old
+
+
+SECTION_BODY = "rulesets/_section_body.html"
+
+
+def drawn_swaps(request: HttpRequest, context: dict) -> dict:
+    """Draw the section bodies an edit response swaps, leaving out any that comes out
+    exactly as it was: the response carries only what changed on the page, and a section
+    left alone keeps whatever its inputs hold."""
+    template = get_template(SECTION_BODY)
+    bodies = []
+    for part, old_part in context["swapped_parts"]:
+        body = template.render(context | {"part": part, "oob": True}, request)
+        if old_part is not None:
+            was = context | context["sheet_before"] | {"part": old_part, "oob": True}
+            if template.render(was, request) == body:
+                continue
+        bodies.append(body)
+    return context | {"swapped_bodies": bodies}

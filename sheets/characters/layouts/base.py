@@ -12,6 +12,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from rulesets.core import Report, RowKind, Setting, Status, TraitRow, Violation, resolve_settings
@@ -19,12 +20,19 @@ from rulesets.core.diecode import DieCode
 from rulesets.core.ruleset import Ruleset
 from rulesets.core.stage import STAGE_TRAIT
 from rulesets.registry import system_info
+from sheets.characters.ledger import ledger_trait
 from sheets.characters.models import Character
 from sheets.permissions import CharacterAccess, gm_rows, trait_refusal
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
 ROW_TEMPLATE = "rulesets/_row.html"
+# Whether the ledger keeps a trait depends only on the system's fixed patterns, and each
+# row asks it: answered once per (system, trait, stage) rather than for every row drawn.
+_ledger_trait = lru_cache(maxsize=4096)(ledger_trait)
+# The lock on a row the ledger keeps (experience earned, points left, awards): the row
+# shows the ledger's figure and links to the Advancement page, where it changes.
+LEDGER_LOCK = "Awarded and spent on the ledger"
 
 
 def trait_dom_id(trait: str) -> str:
@@ -127,6 +135,11 @@ class Field:
     def has_problem(self) -> bool:
         return bool(self.error or self.violations)
 
+    @property
+    def ledger(self) -> bool:
+        """The ledger keeps this row's figure: the row links to the Advancement page."""
+        return self.row.locked == LEDGER_LOCK
+
 
 @dataclass
 class Part:
@@ -172,6 +185,8 @@ class SheetState:
     derived: dict
     status: Status
     rows: list[TraitRow]
+    # The content the answers were computed from: the key they are kept by.
+    key: str = ""
 
 
 _STATES: OrderedDict[str, SheetState] = OrderedDict()
@@ -192,6 +207,7 @@ def sheet_state(
     state = _STATES.get(content)
     if state is None:
         state = _compute_state(ruleset, sheet, settings)
+        state.key = content
         _STATES[content] = state
         while len(_STATES) > _STATES_KEPT:
             _STATES.popitem(last=False)
@@ -253,7 +269,15 @@ class Viewer:
     def refusal(self, trait: str) -> str:
         if self.access is None:
             return ""
-        return trait_refusal(self.access, self.character, trait, set(self.reserved))
+        return trait_refusal(
+            self.access, self.character, trait, set(self.reserved)
+        ) or self._ledger_lock(trait)
+
+    def _ledger_lock(self, trait: str) -> str:
+        # The edit service refuses these for everyone (services._ledger_refusal): drawn
+        # as an input, they would only invite a refusal.
+        stage = self.character.sheet.get(STAGE_TRAIT) or "creation"
+        return LEDGER_LOCK if _ledger_trait(self.character.system, trait, stage) else ""
 
     def may_set(self, trait: str) -> bool:
         return self.access is not None and not self.refusal(trait)
@@ -263,6 +287,8 @@ class Viewer:
         a refused post."""
         if self.access is None or not self.refusal(trait):
             return ""
+        if self.access.view and self._ledger_lock(trait):
+            return LEDGER_LOCK
         if trait in self.reserved and not self.access.gm:
             return "Set by the GM at this table"
         if self.access.gm:
@@ -399,6 +425,38 @@ def build_context(
         "readings_changed": sum(r.changed for r in readings),
         **layout.extra(state, character),
     }
+
+
+_BUILT: OrderedDict[tuple, dict] = OrderedDict()
+
+
+def plain_context(
+    character: Character, layout: Layout, state: SheetState, access: CharacterAccess | None
+) -> dict:
+    """`build_context` with no refusal to show, kept for the last few sheets and viewers.
+
+    The page or edit response that last drew a sheet is, nearly always, what the next edit
+    compares against: that edit then lays out only the sheet after it. The key holds all
+    a layout reads besides the state (the layouts' `extra` reads only the state); the
+    character itself, whose name and version may move without the sheet, is the caller's.
+    """
+    key = (
+        state.key,
+        character.pk,
+        character.system,
+        character.campaign_id,
+        character.sheet.get(STAGE_TRAIT),
+        access,
+    )
+    context = _BUILT.get(key) if state.key else None
+    if context is None:
+        context = build_context(character, layout, state, errors={}, submitted={}, access=access)
+        if state.key:
+            _BUILT[key] = context
+            while len(_BUILT) > _STATES_KEPT:
+                _BUILT.popitem(last=False)
+    # A copy: callers add their own keys to what they get.
+    return context | {"character": character}
 
 
 def changed_parts(

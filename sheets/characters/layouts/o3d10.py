@@ -95,6 +95,36 @@ def _health_bands(health: Mapping) -> list[dict]:
     ]
 
 
+def _hp_track(health: Mapping) -> list[dict]:
+    """Give the HP boxes a player marks in pencil: one per HP from the maximum down to the
+    last value before Dead, grouped by the state each value is in (the engine's thresholds).
+    Boxes above current HP print crossed: that damage is already taken."""
+    hp = health["hp"]
+    tops = {
+        "normal": health["hp_max"],
+        "wounded": health["wounded_below"] - 1,
+        "unconscious": health["unconscious_below"] - 1,
+    }
+    bottoms = {
+        "normal": health["wounded_below"],
+        "wounded": health["unconscious_below"],
+        "unconscious": health["dead_below"],
+    }
+    groups = []
+    for state in data.HEALTH_STATES:
+        if state.slug in tops:
+            # A maximum under a threshold leaves the better states without boxes.
+            top = min(tops[state.slug], health["hp_max"])
+            numbers = range(top, bottoms[state.slug] - 1, -1)
+            boxes = [{"hp": str(n), "crossed": n > hp} for n in numbers]
+        else:  # Dead: one box for every value below the last line
+            boxes = [{"hp": f"<{health['dead_below']}", "crossed": False}]
+        if boxes:
+            current = state.slug == health["state"]
+            groups.append({"label": state.label, "current": current, "boxes": boxes})
+    return groups
+
+
 def _with_chance(pool: dict) -> dict:
     source = pool["source"]
     if source.startswith("L"):
@@ -332,6 +362,7 @@ class O3d10Layout(Layout):
                 "crit_fail_next_below": data.CRIT_FAIL_NEXT_DIE_BELOW,
                 "luck_face": data.LUCK_FACE,
             },
+            "hp_track": _hp_track(state.derived["health"]),
             "luck_marks": [n < luck["used_today"] for n in range(luck["per_day"])],
             "blank_skill_rows": range(max(0, PRINT_SKILL_ROWS - len(skills))),
             "blank_weapon_rows": range(max(0, PRINT_WEAPON_ROWS - len(sheet["weapons"]))),

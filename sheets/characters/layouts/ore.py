@@ -221,6 +221,18 @@ def _ability_choices(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> l
     return choices
 
 
+# The stat beside each printed skill, short enough to keep the cell on one line where the
+# name allows; Coordination and Cool would both begin "Coo".
+STAT_SHORT = {
+    "body": "Bod",
+    "coordination": "Crd",
+    "sense": "Sen",
+    "brains": "Brn",
+    "command": "Cmd",
+    "cool": "Cool",
+}
+
+
 def _padded(rows: list, slots: int) -> list:
     return list(rows) + [None] * (slots - len(rows))
 
@@ -255,7 +267,10 @@ class PrintSheet:
     @cached_property
     def rows(self) -> list[dict]:
         """Two skill and two Force columns side by side, at least ten lines deep."""
-        skills, force = self.derived["skills"], self.force_lines
+        skills = [
+            skill | {"stat_short": STAT_SHORT[skill["stat"]]} for skill in self.derived["skills"]
+        ]
+        force = self.force_lines
         depth = max(10, (len(skills) + 1) // 2, (len(force) + 1) // 2)
         skill_cells, force_cells = _padded(skills, 2 * depth), _padded(force, 2 * depth)
         return [

@@ -186,6 +186,11 @@ def _health(sheet: Mapping[str, Any], derived: Mapping[str, Any]) -> Health:
 # --- the one-page print -------------------------------------------------------------------
 
 
+# Lines the seed's sheet prints for merits (L48-63) and flaws (L65-69), kept when a list is short.
+PRINT_MERIT_LINES = 16
+PRINT_FLAW_LINES = 5
+
+
 @dataclass(frozen=True)
 class PrintRow:
     """A dotted trait as the seed's sheet prints it: circles, filled up to the value."""
@@ -196,6 +201,9 @@ class PrintRow:
     # A lore of the player's own prints its name on a line ("" leaves the line blank).
     lore: bool = False
     lore_name: str = ""
+    # What the value is, in small print, and where the rule is (current Power, L100).
+    note: str = ""
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -234,6 +242,9 @@ class Printed:
     force: tuple[PrintRow, ...]
     power: PrintRow
     willpower: PrintRow
+    # The current pools as boxes up to their maximum, marked up to what is left.
+    power_pool: PrintRow
+    willpower_pool: PrintRow
     light: PrintRow
     dark: PrintRow
     merits: tuple[PrintMerit, ...]
@@ -273,12 +284,21 @@ def _printed(state: SheetState) -> Printed:
         )
 
     merit_rows, flaw_rows = printed(Kind.MERIT), printed(Kind.FLAW)
+    rows = {row.key: row for row in state.rows}
+
+    def pool(key: str, maximum: str) -> PrintRow:
+        row = rows[key]
+        circles = _circles(row.value, sheet[maximum])
+        return PrintRow(row.label, row.value, circles, note=row.note, source=row.source)
+
     return Printed(
         attributes=tuple(group("attributes", "attr.", k, label) for k, label in ATTRIBUTE_GROUPS),
         abilities={k: group("abilities", "abil.", k, label) for k, label in ABILITY_GROUPS},
         force=tuple(dots[f"fk.{k.slug}"] for k in FORCE_KNOWLEDGES),
         power=dots["power"],
         willpower=dots["willpower"],
+        power_pool=pool("power_current", "power"),
+        willpower_pool=pool("willpower_current", "willpower"),
         light=dots["side.light"],
         dark=dots["side.dark"],
         merits=merit_rows,
@@ -286,8 +306,8 @@ def _printed(state: SheetState) -> Printed:
         force_abilities=_owned_abilities(sheet),
         techniques=_techniques(sheet),
         health=_health(sheet, state.derived),
-        merit_blanks=range(max(0, 12 - len(merit_rows))),
-        flaw_blanks=range(max(0, 5 - len(flaw_rows))),
+        merit_blanks=range(max(0, PRINT_MERIT_LINES - len(merit_rows))),
+        flaw_blanks=range(max(0, PRINT_FLAW_LINES - len(flaw_rows))),
         language_blanks=range(max(0, 8 - len(sheet["languages"]))),
         weapon_blanks=range(max(0, 5 - len(sheet["weapons"]))),
     )

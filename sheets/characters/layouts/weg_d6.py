@@ -2,8 +2,9 @@
 
 The header, then the six attributes, each a box with its skills and specializations
 beneath (two boxes a line, as the template prints them), then Move and the points, the
-wound track, the Force, a droid's building dice, the species, the raises of this
-adventure and the background. Every code row comes from the engine's `trait_rows`; its
+wound track, the Force, the weapons, a character's equipment and credits or a droid's
+building dice, the species, the raises of this adventure and the background with the
+character's looks and quote. Every code row comes from the engine's `trait_rows`; its
 − and + steps, its paid advance and its remove button come from the row too (`CodeRow`).
 """
 
@@ -22,9 +23,12 @@ from rulesets.weg_d6.data import (
     EDITION_1E,
     FORCE_POWERS,
     FORCE_SKILLS,
+    NAME_LIMIT,
     SKILLS,
+    WEAPON_TEXT_LIMITS,
     WOUND_BY_SLUG,
 )
+from rulesets.weg_d6.force import counted_skills
 from rulesets.weg_d6.traits import code_text as code
 from sheets.characters.layouts.base import Layout, Section, SheetState
 from sheets.characters.models import Character
@@ -34,7 +38,8 @@ ATTRIBUTE_SECTION = {a.label: f"attr-{a.slug}" for a in ATTRIBUTES}
 # Sections whose rows carry − / + / advance / remove buttons beside them: a change to any
 # of those buttons redraws the section (the shell swaps single rows without them).
 STEPPED_SECTIONS = (*ATTRIBUTE_SECTION.values(), "force", "droid")
-PRINT_MIN_LINES = 6
+PRINT_MIN_LINES = 5
+PRINT_WEAPON_LINES = 3
 
 
 def _advance_prefixes(attribute: str) -> tuple[str, ...]:
@@ -87,6 +92,19 @@ class WegD6Layout(Layout):
             body="rulesets/weg_d6/_force.html",
             prefixes=("power.", "advance.power", "advance.force."),
             uses_extra=(_steps_key("force"), "weg_powers", "weg_power_options"),
+        ),
+        Section(
+            "weapons",
+            "Weapons",
+            body="rulesets/weg_d6/_weapons.html",
+            adds="rulesets/weg_d6/_weapons_add.html",
+            prefixes=("weapon.",),
+        ),
+        Section(
+            "gear",
+            "Equipment and credits",
+            body="rulesets/weg_d6/_gear.html",
+            prefixes=("gear.",),
         ),
         Section(
             "droid",
@@ -161,6 +179,7 @@ class WegD6Layout(Layout):
             "weg_interval": _interval(sheet),
             "weg_description": sheet["info"]["description"],
             "weg_description_limit": DESCRIPTION_LIMIT,
+            "weg_limits": {"name": NAME_LIMIT, **WEAPON_TEXT_LIMITS},
             # The PDF renders print.html from the page context: built only when the print
             # template asks for it (a template calls a callable it is given).
             "printed": partial(_printed, state),
@@ -224,9 +243,19 @@ def _powers(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[dict]
             "label": traits.power_label(sheet, slug),
             "skills": _skill_names(sheet, slug, settings),
             "custom": slug in force["custom_powers"],
+            "counted_in": _counted_in(sheet, slug, settings),
         }
         for slug in force["powers"]
     ]
+
+
+def _counted_in(sheet: Mapping[str, Any], slug: str, settings: Mapping[str, Any]) -> str:
+    """Name the one power total a 1E initial power fills, when that is not every skill it
+    uses (the GM's reading "initial_power_slots"); "" otherwise."""
+    counted = counted_skills(sheet, slug, settings)
+    if counted == tuple(traits.power_skills(sheet, slug, settings)):
+        return ""
+    return " + ".join(skill.capitalize() for skill in counted)
 
 
 def _power_options(sheet: Mapping[str, Any], settings: Mapping[str, Any], play: bool) -> list:
@@ -309,6 +338,10 @@ def _printed(state: SheetState) -> dict:
         "speed": code(sheet["droid"]["speed"]),
         "armor": code(sheet["droid"]["armor"]),
         "droid": derived.get("droid"),
+        # The template's weapons box always has room to pencil more in.
+        "weapons": sheet["weapons"],
+        "weapon_blanks": range(max(0, PRINT_WEAPON_LINES - len(sheet["weapons"]))),
+        "equipment_blanks": range(0 if sheet["gear"]["equipment"] else PRINT_MIN_LINES),
     }
 
 

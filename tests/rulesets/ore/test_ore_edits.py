@@ -94,8 +94,8 @@ def test_armor_and_weapons_come_from_the_catalog_or_are_typed_in():  # L389-L444
     sheet = ore.apply_edit(sheet, "armor.1.ar", "5", {})
     sheet = ore.apply_edit(sheet, "armor.1.covers", "torso, vitals", {})
     sheet = ore.apply_edit(sheet, "weapon.add", "Bowcaster", {})
-    sheet = ore.apply_edit(sheet, "weapon.add", "Gaffi stick", {})
-    sheet = ore.apply_edit(sheet, "weapon.1.damage", "width+1 in Shock", {})
+    # A weapon of one's own comes with its damage (issue 13: never a blank one by mistake).
+    sheet = ore.apply_edit(sheet, "weapon.add", "Gaffi stick|width+1 in Shock", {})
     assert sheet["armor"][0]["ar"] == 4 and sheet["armor"][0]["move"] == 8
     assert sheet["armor"][1]["covers"] == ["torso", "vitals"]
     assert (sheet["weapons"][0]["damage"], sheet["weapons"][0]["penetration"]) == ("width+3", 3)

@@ -68,12 +68,19 @@ def test_case_1_the_base_character_is_legal_with_every_budget_spent():
             {("ability_above_creation_cap", "abil.acrobatics")},
         ),
         ("5", [("abil.melee", "3")], {("abilities_over_budget", "pool.abilities.skills")}),
-        ("6", [("willpower", "4")], {("willpower_at_creation", "willpower")}),
         ("7", [("power", "2")], {("power_at_creation", "power")}),
     ],
 )
 def test_it_reports_the_digest_creation_errors(case, edits, expected):
     assert errors_of(edited(swd10.demo_sheet(), *edits)) == expected
+
+
+def test_case_6_an_imported_willpower_off_wits_plus_one_is_an_error():
+    # Edits keep Willpower on Wits + 1 at creation, so only a file can bring another value.
+    sheet = swd10.validate_sheet(swd10.demo_sheet() | {"willpower": 4, "willpower_current": 4})
+    assert errors_of(sheet) == {("willpower_at_creation", "willpower")}
+    message = swd10.check(sheet, DEFAULTS).errors[0].message
+    assert message == "Willpower is 4; at creation it equals Wits + 1 = 3."
 
 
 def test_the_over_budget_message_names_the_numbers_and_the_source_line():
@@ -271,7 +278,8 @@ def test_a_language_is_named_once_and_a_custom_lore_with_dots_needs_a_name():
         ("info.player", "x" * 201, "Player is limited to 200 characters."),
         ("power", "11", "Power runs from 0 to 10; 11 is outside it."),
         ("power_current", "2", "Current Power runs from 0 to 1; 2 is outside it."),
-        ("willpower_current", "4", "Current Willpower runs from 0 to 3; 4 is outside it."),
+        ("willpower_current", "2", "At creation current Willpower is full (3); it can be spent"),
+        ("willpower", "4", "At creation Willpower is Wits + 1 (3); it follows Wits."),
         ("health", "8", "Health runs from 0 to 7; 8 is outside it."),
         ("language.9.read", "on", "There is no language number 10 on this sheet."),
         ("merit.0.value", "2", "Force Sensitivity costs 1 point, not 2."),
@@ -411,7 +419,9 @@ def test_swse_transfer_adds_level_times_seventeen():
     ],
 )
 def test_raises_cost_the_seed_xp_prices(trait, start, end, amount, explanation):
-    sheet = edited(swd10.blank_sheet(DEFAULTS), (trait, str(start)))
+    # At creation Willpower follows Wits (L296): reach its start through Wits.
+    setup = ("attr.wits", str(start - 1)) if trait == "willpower" else (trait, str(start))
+    sheet = edited(swd10.blank_sheet(DEFAULTS), setup)
     cost = swd10.advance_cost(sheet, trait, end, DEFAULTS)
     assert (cost.amount, cost.explanation) == (amount, explanation)
 

@@ -77,7 +77,14 @@ def _sheet_stored_before_versions() -> dict:
 def test_a_sheet_stored_before_schema_versions_upgrades_and_keeps_every_value() -> None:
     old = _sheet_stored_before_versions()
     upgraded = weg.validate_sheet(copy.deepcopy(old))
-    assert upgraded == {**old, "schema_version": weg.SCHEMA_VERSION}
+    # Version 2 adds the classic template's weapons, gear, looks and quote, all empty.
+    assert upgraded == {
+        **old,
+        "schema_version": weg.SCHEMA_VERSION,
+        "info": {**old["info"], "physical": "", "quote": ""},
+        "weapons": [],
+        "gear": {"credits": 0, "equipment": ""},
+    }
     assert weg.check(upgraded, SETTINGS) is not None
     assert weg.status(upgraded, SETTINGS).stage == "play"
 

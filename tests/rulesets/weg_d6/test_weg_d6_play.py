@@ -120,6 +120,7 @@ def test_power_needs_its_skills_or_the_check_complains() -> None:
 
 def test_a_new_1e_jedi_above_1d_is_reminded_to_choose_the_rest_of_the_powers() -> None:  # 003:1800
     sheet = weg.blank_sheet({**SETTINGS, "default_edition": "1e"})
+    sheet = weg.apply_edit(sheet, "force.sensitive", "yes", SETTINGS)  # a Force template
     sheet = weg.apply_edit(sheet, "force.control", "2D", SETTINGS)
     assert len(sheet["force"]["powers"]) == 3  # the traditional three, 003:1782
     found = weg.check(sheet, SETTINGS).for_trait("force.control")
@@ -129,8 +130,10 @@ def test_a_new_1e_jedi_above_1d_is_reminded_to_choose_the_rest_of_the_powers() -
 
 def test_shift_sense_follows_the_gm_reading() -> None:  # digest §10.8
     sheet = weg.blank_sheet({**SETTINGS, "default_edition": "1e"})
-    sheet["force"].update(control=3, sense=3, alter=3, powers=["shift_sense"])
+    # Learned on its own, not with the traditional Alter set (no Alter yet).
+    sheet["force"].update(control=3, sense=3, powers=["shift_sense"])
     assert force.power_totals(sheet, SETTINGS)["sense"][0] == 1
+    sheet["force"]["alter"] = 3
     alter = {**SETTINGS, "shift_sense_skill": "alter"}
     assert force.power_totals(sheet, alter)["alter"][0] == 1
 

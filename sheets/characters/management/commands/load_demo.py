@@ -1,5 +1,6 @@
-"""Load the demo: a player with one complete character per rule system, and a GM's table
-for each system with three players and sheets in every review state."""
+"""Load the demo: a player with one complete character per rule system (and, for WEG d6, a
+1st-edition Force student and a droid as well), and a GM's table for each system with
+three players and sheets in every review state."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from rulesets.registry import get_ruleset, ready_systems
+from rulesets.weg_d6 import demo as weg_demo
 from sheets.campaigns.models import Campaign
 from sheets.campaigns.services import campaign_create, campaign_join, invitation_create
 from sheets.characters.services import (
@@ -24,6 +26,13 @@ DEMO_NAMES = {
     "ore": "Kael Varrin",
     "weg_d6": "Jax Durran",
     "o3d10": "Kira Vant",
+}
+# More of the demo player's characters: the other sides of a system the first leaves unseen.
+EXTRA_DEMOS = {
+    "weg_d6": (
+        ("Ven Aurel", weg_demo.force_student_1e_sheet),  # 1st edition, a Force template
+        ("R2-K5", weg_demo.demo_droid_sheet),  # the seed's R2 from 1E building dice
+    ),
 }
 GM_NAME = "gm"
 PLAYERS = ("ana", "ben", "cara")
@@ -59,17 +68,21 @@ class Command(BaseCommand):
     def handle(self, *args, username: str, password: str, **options) -> None:
         user, created = self._user(username, password)
         for info in ready_systems():
-            name = DEMO_NAMES.get(info.key, info.name)
-            if user.characters.filter(system=info.key, name=name).exists():
-                continue
-            character_create(
-                owner=user,
-                name=name,
-                system=info.key,
-                sheet=get_ruleset(info.key).demo_sheet(),
-                summary="Loaded as demo data",
+            demos = (
+                (DEMO_NAMES.get(info.key, info.name), get_ruleset(info.key).demo_sheet),
+                *EXTRA_DEMOS.get(info.key, ()),
             )
-            self.stdout.write(f"Created {name} ({info.name}).")
+            for name, make_sheet in demos:
+                if user.characters.filter(system=info.key, name=name).exists():
+                    continue
+                character_create(
+                    owner=user,
+                    name=name,
+                    system=info.key,
+                    sheet=make_sheet(),
+                    summary="Loaded as demo data",
+                )
+                self.stdout.write(f"Created {name} ({info.name}).")
         self._tables(password)
         login = f"log in as {username} / {password}" if created else f"log in as {username}"
         self.stdout.write(self.style.SUCCESS(f"Demo characters ready: {login}."))

@@ -1,0 +1,97 @@
+"""O.R.E. advancement on the ledger: experience awards live in the ledger.
+
+Purchases in play cost XP at the creation prices (001:L826). The sheet's `xp_awards` rows
+stay in the schema for older files and are stored empty; the ledger's awards are laid over
+a copy as one row. Points left when creation ends carry over as XP (001:L768): finishing
+creation writes them to the ledger as an award.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from rulesets.core.ledger import LedgerFigures
+
+UNIT = "XP"
+LEDGER_TRAITS = ("xp.*",)
+# The creation budget decides what carries over, so it is fixed once creation ends.
+PLAY_LEDGER_TRAITS = ("character_points",)
+# Engine edits that are paid raises, run on the ledger (none: raises are bought by row).
+PAID_EDITS: tuple[str, ...] = ()
+CONSENT_TRAITS: tuple[str, ...] = ()
+# Whether a purchase must say why in the story (001:L826: XP is spent on what the character did).
+REASON_REQUIRED = True
+
+
+def unit(sheet: Mapping[str, Any]) -> str:
+    return UNIT
+
+
+def stored_earned(sheet: Mapping[str, Any]) -> int:
+    return sum(int(award.get("amount", 0) or 0) for award in sheet.get("xp_awards", []))
+
+
+def stored_awards(sheet: Mapping[str, Any]) -> list[tuple[int, str]]:
+    """Each award row the sheet kept, with its note: each becomes its own ledger award."""
+    found = []
+    for award in sheet.get("xp_awards", []):
+        amount = int(award.get("amount", 0) or 0)
+        if amount > 0:
+            found.append((amount, str(award.get("note", "") or "")))
+    return found
+
+
+def without_earned(sheet: Mapping[str, Any]) -> dict:
+    return copy.deepcopy(dict(sheet)) | {"xp_awards": []}
+
+
+def with_ledger(sheet: Mapping[str, Any], figures: LedgerFigures) -> dict:
+    """A copy whose awards are the ledger's; the carried-over points are already counted
+    by the engine from the creation budget, so they are left out here."""
+    awarded = figures.earned - figures.carried
+    rows = [{"amount": awarded, "note": "Ledger"}] if awarded else []
+    return copy.deepcopy(dict(sheet)) | {"xp_awards": rows}
+
+
+def carried_at_finish(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> int:
+    """Creation points left unspent, which become XP (001:L768)."""
+    spent = sheet.get("creation_spent")
+    if spent is None:
+        return 0
+    return max(0, sheet["character_points"] - spent)
+
+
+def next_value(sheet: Mapping[str, Any], trait: str, current: int) -> int:
+    return current + 1
+
+
+def purchase_edit(sheet: Mapping[str, Any], trait: str, new_value: int) -> tuple[str, str]:
+    return trait, str(new_value)
+
+
+def undo_edits(sheet: Mapping[str, Any], trait: str, old_value: int) -> list[tuple[str, str]]:
+    return [(trait, str(old_value))]
+
+
+def adventure_end_edits(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+    return []
+
+
+def needs_teacher(trait: str) -> bool:
+    return False
+
+
+def forget_purchase(sheet: Mapping[str, Any], trait: str) -> dict:
+    return dict(sheet)
+
+
+def shown_without_row(sheet: Mapping[str, Any], trait: str) -> str:
+    """How a bought trait with no row of its own shows (every purchase here has a row)."""
+    return ""
+
+
+def consent_choices(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Nothing here is bought with the GM's consent (see CONSENT_TRAITS)."""
+    return []

@@ -1,0 +1,131 @@
+"""WEG d6 advancement on the ledger: Character Points (R&E) or skill points (1E).
+
+The sheet's `points.character` is the unspent balance; in play the ledger keeps it, so it
+is stored as 0 and the ledger's balance is laid over a copy whenever the engine prices,
+pays or checks. A purchase goes through the engine's own paid raise (`advance.<trait>`),
+which applies the one-pip rule between adventures (002:39), the doubled price of a Force
+skill without a teacher and the attribute rule of the edition in force.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from rulesets.core.ledger import LedgerFigures
+from rulesets.weg_d6 import costs, traits
+from rulesets.weg_d6.data import CURRENCY
+
+LEDGER_TRAITS: tuple[str, ...] = ()
+# What a plain edit may no longer set in play: the ledger pays for raises.
+PLAY_LEDGER_TRAITS = ("points.character", "advance.*", "interval.*", "power.add")
+# The engine's own paid raises (the sheet's "Advance to" buttons, a power learned in
+# play): the edit service runs them on the ledger, which pays what the engine charges.
+PAID_EDITS = ("advance.*",)
+CONSENT_TRAITS: tuple[str, ...] = ()
+# Whether a purchase must say why in the story.
+REASON_REQUIRED = False
+
+
+def unit(sheet: Mapping[str, Any]) -> str:
+    return CURRENCY[sheet["edition"]][0]
+
+
+def stored_earned(sheet: Mapping[str, Any]) -> int:
+    """The points a sheet written before the ledger kept unspent."""
+    return int(sheet.get("points", {}).get("character", 0) or 0)
+
+
+def stored_awards(sheet: Mapping[str, Any]) -> list[tuple[int, str]]:
+    """What the sheet kept as earned, as awards with their notes (it keeps no notes)."""
+    earned = stored_earned(sheet)
+    return [(earned, "")] if earned > 0 else []
+
+
+def without_earned(sheet: Mapping[str, Any]) -> dict:
+    new = copy.deepcopy(dict(sheet))
+    if "points" in new:
+        new["points"]["character"] = 0
+    return new
+
+
+def with_ledger(sheet: Mapping[str, Any], figures: LedgerFigures) -> dict:
+    """In play, a copy holding the ledger's balance as the points left to spend; during
+    creation the sheet's own starting points are still the player's to set."""
+    if sheet.get("stage") != "play":
+        return dict(sheet)
+    new = copy.deepcopy(dict(sheet))
+    new["points"]["character"] = figures.balance
+    return new
+
+
+def carried_at_finish(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> int:
+    """The starting Character Points, which the character keeps into play (002)."""
+    return stored_earned(sheet)
+
+
+def next_value(sheet: Mapping[str, Any], trait: str, current: int) -> int:
+    return costs.next_step_value(sheet, trait)
+
+
+def purchase_edit(sheet: Mapping[str, Any], trait: str, new_value: int) -> tuple[str, str]:
+    """The engine's paid raise: it checks the one-pip rule and pays from the points."""
+    if trait == "force.sensitive":
+        return "advance.force.sensitive", "yes"
+    if trait == "move":
+        return "advance.move", str(new_value)
+    return f"advance.{trait}", traits.code_text(new_value)
+
+
+def paid(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[str, int]:
+    """What a paid edit bought and what it cost: the engine records each paid raise in
+    the adventure's window (`interval`) and takes its price from the points."""
+    step = after["interval"][-1]
+    return step["trait"], before["points"]["character"] - after["points"]["character"]
+
+
+def shown_without_row(sheet: Mapping[str, Any], trait: str) -> str:
+    """A Force power has no row of its own: it is learned or not."""
+    kind, _, slug = trait.partition(".")
+    if kind != "power":
+        return ""
+    return "learned" if slug in sheet["force"]["powers"] else "not learned"
+
+
+def undo_edits(sheet: Mapping[str, Any], trait: str, old_value: int) -> list[tuple[str, str]]:
+    if trait.startswith("power."):
+        return [("power.remove", trait.partition(".")[2])]
+    if trait == "force.sensitive":
+        return [("force.sensitive", "no")]
+    if trait == "move":
+        return [("move", str(old_value))]
+    return [(trait, traits.code_text(old_value))]
+
+
+def forget_purchase(sheet: Mapping[str, Any], trait: str) -> dict:
+    """Drop the refunded raise from the one-pip window, and the power pick it brought."""
+    new = copy.deepcopy(dict(sheet))
+    for index in range(len(new["interval"]) - 1, -1, -1):
+        if new["interval"][index]["trait"] == trait:
+            del new["interval"][index]
+            break
+    skill = trait.partition(".")[2]
+    if trait.startswith("force.") and skill in new["force"].get("power_picks", []):
+        new["force"]["power_picks"].remove(skill)
+    return new
+
+
+def adventure_end_edits(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A new adventure opens a new window for the one-pip rule (002:39)."""
+    return [("interval.close", "")]
+
+
+def needs_teacher(trait: str) -> bool:
+    """Force skills cost double without a teacher; the teacher's name is recorded."""
+    return trait in costs.FORCE_SKILL_TRAITS
+
+
+def consent_choices(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Nothing here is bought with the GM's consent (see CONSENT_TRAITS)."""
+    return []

@@ -1,0 +1,114 @@
+"""History pages: every revision in words, a diff between two versions, and restore."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from rulesets.core.parsing import ascii_number
+from sheets.characters.history import HistoryBroken, as_changes, change_lines, state_at
+from sheets.characters.models import Character
+from sheets.characters.restore import RestoreRefused, character_restore, restore_plan
+from sheets.characters.services import StaleVersion
+from sheets.permissions import CharacterAccess, Need, character_for
+
+PER_PAGE = 25
+
+
+@require_GET
+@login_required
+def character_history(request: HttpRequest, pk: int) -> HttpResponse:
+    character, access = character_for(request.user, pk)
+    # The operations are what rebuilds old versions; the list needs only the words.
+    revisions = character.revisions.select_related("author").defer("ops")
+    page = Paginator(revisions, PER_PAGE).get_page(request.GET.get("page"))
+    entries = [
+        {
+            "revision": revision,
+            "changes": as_changes(revision.changes),
+            "more": revision.changes_more,
+        }
+        for revision in page
+    ]
+    context = {"character": character, "page": page, "entries": entries, "may_edit": access.edit}
+    return render(request, "characters/history.html", context)
+
+
+def _version(raw: str | None, default: int) -> int | None:
+    if raw is None or raw == "":
+        return default
+    return ascii_number(raw)
+
+
+@require_GET
+@login_required
+def character_history_diff(request: HttpRequest, pk: int) -> HttpResponse:
+    character, _ = character_for(request.user, pk)
+    older = _version(request.GET.get("from"), max(1, character.version - 1))
+    newer = _version(request.GET.get("to"), character.version)
+    context = {"character": character, "older": older, "newer": newer, "changes": []}
+    error = ""
+    if older is None or newer is None:
+        error = "Versions are whole numbers, such as 3."
+    elif not (1 <= older <= character.version and 1 <= newer <= character.version):
+        error = f"{character.name} has versions 1 to {character.version}."
+    else:
+        try:
+            context["changes"] = as_changes(
+                change_lines(
+                    character.system,
+                    state_at(character, older),
+                    state_at(character, newer),
+                    character.readings_in_force,
+                )
+            )
+        except HistoryBroken as broken:
+            error = str(broken)
+    context["error"] = error
+    return render(request, "characters/history_diff.html", context, status=400 if error else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_history_restore(request: HttpRequest, pk: int, version: int) -> HttpResponse:
+    """Show what restoring `version` changes; restore it once confirmed."""
+    character, access = character_for(request.user, pk, Need.EDIT)
+    if request.method == "POST":
+        posted = ascii_number(request.POST.get("version", ""))
+        try:
+            character_restore(
+                user=request.user,
+                character_id=pk,
+                version=version,
+                expected_version=-1 if posted is None else posted,
+            )
+        except StaleVersion as stale:
+            character.refresh_from_db()
+            return _confirm(request, character, access, version, str(stale), status=409)
+        except RestoreRefused as refused:
+            return _confirm(request, character, access, version, refused.message, status=400)
+        messages.success(request, f"Restored version {version}.")
+        return redirect("character_history", pk=pk)
+    return _confirm(request, character, access, version, "")
+
+
+def _confirm(
+    request: HttpRequest,
+    character: Character,
+    access: CharacterAccess,
+    version: int,
+    error: str,
+    status: int = 200,
+) -> HttpResponse:
+    """The confirmation page: what restoring changes, or why it is refused (a GET is 200)."""
+    context = {"character": character, "version": version, "error": error, "plan": None}
+    try:
+        context["plan"] = restore_plan(character, access, version)
+    except RestoreRefused as refused:
+        context["refusal"] = refused.message
+        context["purchases"] = refused.purchases
+    return render(request, "characters/history_restore.html", context, status=status)

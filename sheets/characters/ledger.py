@@ -1,0 +1,1072 @@
+"""The advancement ledger: awards, purchases, refunds and corrections, one model for every
+system. Every write here is one transaction under the character's row lock, checks the
+version the writer saw, adds entries (never deletes one) and leaves a revision.
+
+The balance is the sum of a character's entries and is stored nowhere else; a system's
+`advancement` module lays the ledger's figures over a copy of the sheet whenever its
+engine checks, prices or pays (see rulesets/core/ledger.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from types import ModuleType
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
+
+from rulesets.core import DieCode, InvalidEdit, RowKind, Stage, TraitRow, resolve_settings
+from rulesets.core.cost import Cost
+from rulesets.core.ledger import CARRIED_TRAIT, LedgerFigures
+from rulesets.core.parsing import clean_text, parse_whole
+from rulesets.registry import get_ruleset
+from sheets.characters.history import _record, _state
+from sheets.characters.models import Character, LedgerEntry, Review
+from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
+
+Kind = LedgerEntry.Kind
+REASON_MAX = 500
+TEACHER_MAX = 100
+# Far above any award a table hands out, low enough that a typo is caught.
+AWARD_MAX = 10_000
+RAISABLE_KINDS = (RowKind.DOTS, RowKind.NUMBER, RowKind.CODE, RowKind.DICE, RowKind.FLAG)
+INCOME = (Kind.AWARD, Kind.CORRECTION)
+SPENDING = (Kind.PURCHASE, Kind.REFUND)
+
+
+class LedgerRefused(Exception):
+    """An award, purchase, undo or correction was refused; nothing was written."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def advancement_for(system: str) -> ModuleType:
+    """The system's pure advancement rules (rulesets/<key>/advancement.py)."""
+    return importlib.import_module(f"rulesets.{system}.advancement")
+
+
+# --- figures ------------------------------------------------------------------------------
+
+
+def _sum_of(condition: Q) -> Subquery:
+    # A subquery per figure, not a join: the list's other annotations and its GROUP BY
+    # stay as they were.
+    rows = (
+        LedgerEntry.objects.filter(condition, character=OuterRef("pk"))
+        .order_by()
+        .values("character")
+        .annotate(total=Sum("amount"))
+        .values("total")[:1]
+    )
+    return Subquery(rows, output_field=IntegerField())
+
+
+def with_figures(characters: QuerySet[Character]) -> QuerySet[Character]:
+    """Annotate each character with its ledger sums, so a list costs one query."""
+    return characters.annotate(
+        ledger_earned=_sum_of(Q(kind__in=INCOME)),
+        ledger_spent=_sum_of(Q(kind__in=SPENDING)),
+        ledger_carried=_sum_of(Q(kind__in=INCOME, trait=CARRIED_TRAIT)),
+    )
+
+
+def figures(character: Character) -> LedgerFigures:
+    """The character's ledger sums: from annotations when the list made them."""
+    if hasattr(character, "ledger_earned"):
+        row = {
+            "earned": character.ledger_earned,
+            "spent": character.ledger_spent,
+            "carried": character.ledger_carried,
+        }
+    else:
+        row = LedgerEntry.objects.filter(character=character).aggregate(
+            earned=Sum("amount", filter=Q(kind__in=INCOME)),
+            spent=Sum("amount", filter=Q(kind__in=SPENDING)),
+            carried=Sum("amount", filter=Q(kind__in=INCOME, trait=CARRIED_TRAIT)),
+        )
+    # Purchases are stored negative; "spent" reads positive.
+    return LedgerFigures(
+        earned=row["earned"] or 0, spent=-(row["spent"] or 0), carried=row["carried"] or 0
+    )
+
+
+def engine_sheet(character: Character, known: LedgerFigures | None = None) -> dict:
+    """The sheet as its engine judges it: the stored sheet with the ledger's figures."""
+    advancement = advancement_for(character.system)
+    return advancement.with_ledger(character.sheet, known or figures(character))
+
+
+def unit_of(character: Character) -> str:
+    return advancement_for(character.system).unit(character.sheet)
+
+
+def may_award(access: CharacterAccess, character: Character) -> bool:
+    """At a table only its GM awards and corrects; outside one the owner does."""
+    return access.gm if character.campaign_id is not None else access.owner
+
+
+# --- quotes -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Quote:
+    """What buying one more step of a trait costs, and what it would leave."""
+
+    trait: str
+    label: str
+    from_shown: str
+    to_value: int
+    cost: Cost
+    balance: int
+    needs_teacher: bool
+    # Where the trait sits on the sheet, so the page groups raises the way the sheet does.
+    section: str = ""
+    group: str = ""
+
+    @property
+    def left(self) -> int:
+        return self.balance - self.cost.amount
+
+    @property
+    def affordable(self) -> bool:
+        return self.left >= 0
+
+    @property
+    def short(self) -> int:
+        """How much more the balance needs before this raise can be bought."""
+        return max(0, -self.left)
+
+    @property
+    def to_shown(self) -> str:
+        return self._to_shown()
+
+    @property
+    def line(self) -> str:
+        """ "Intelligence 3 → 4: 16 XP; 20 → 4 left"."""
+        return (
+            f"{self.label} {self.from_shown} → {self._to_shown()}: {self.cost.amount} "
+            f"{self.cost.unit}; {self.balance} → {self.left} left"
+        )
+
+    def _to_shown(self) -> str:
+        # The explanation names the new value the way the sheet prints it.
+        head = self.cost.explanation.split(":", 1)[0]
+        if "→" in head:
+            return head.rsplit("→", 1)[1].strip()
+        return str(self.to_value)
+
+
+def _settings(character: Character) -> dict:
+    return resolve_settings(get_ruleset(character.system).SETTINGS, character.readings_in_force)
+
+
+def _raisable(rows: list[TraitRow]) -> dict[str, TraitRow]:
+    return {
+        row.key: row
+        for row in rows
+        if row.next_cost is not None and row.kind in RAISABLE_KINDS and not row.locked
+    }
+
+
+def shown(row: TraitRow) -> str:
+    """A row's value as the sheet prints it (an untrained WEG skill prints its code)."""
+    if row.shown:
+        return row.shown
+    if row.kind is RowKind.CODE:
+        return str(DieCode.from_pips(int(row.value)))
+    return str(row.value)
+
+
+def _row_value(row: TraitRow) -> int:
+    return int(bool(row.value)) if row.kind is RowKind.FLAG else int(row.value)
+
+
+def quotes(character: Character, known: LedgerFigures | None = None) -> list[Quote]:
+    """Every raise the character could buy now, priced, in sheet order (in play only)."""
+    if character.sheet.get("stage") != Stage.PLAY:
+        return []
+    known = known or figures(character)
+    ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+    sheet = advancement.with_ledger(character.sheet, known)
+    settings = _settings(character)
+    found = []
+    for key, row in _raisable(ruleset.trait_rows(sheet, settings)).items():
+        new_value = advancement.next_value(sheet, key, _row_value(row))
+        found.append(
+            Quote(
+                key,
+                row.label,
+                shown(row),
+                new_value,
+                row.next_cost,
+                known.balance,
+                advancement.needs_teacher(key),
+                row.section,
+                row.group,
+            )
+        )
+    return found
+
+
+# --- writes -------------------------------------------------------------------------------
+
+
+def _lock(user: AbstractBaseUser, character_id: int, need: Need, version: int | None):
+    character, access = character_for(user, character_id, need, for_update=True)
+    if version is not None and character.version != version:
+        raise LedgerRefused(
+            f"This sheet changed since you opened it (you saw version {version}, it is now "
+            f"version {character.version}). Nothing was written; look at it again.",
+            "version",
+        )
+    return character, access
+
+
+def _reason(raw: Any, *, required: bool, field: str = "reason") -> str:
+    if len(str(raw or "").strip()) > REASON_MAX:
+        raise LedgerRefused(f"A reason is at most {REASON_MAX} characters.", field)
+    try:
+        text = clean_text(field, raw or "", label="The reason", limit=REASON_MAX)
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, field) from None
+    if required and not text:
+        raise LedgerRefused("Say why: the reason is what the table reads in the ledger.", field)
+    return text
+
+
+def _amount(raw: Any, *, signed: bool = False) -> int:
+    label = "The correction" if signed else "The award"
+    try:
+        amount = parse_whole(
+            "amount",
+            raw,
+            label=label,
+            minimum=-AWARD_MAX if signed else 1,
+            maximum=AWARD_MAX,
+        )
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, "amount") from None
+    if signed and amount == 0:
+        raise LedgerRefused("A correction of 0 changes nothing.", "amount")
+    return amount
+
+
+def _write(
+    character: Character,
+    user: AbstractBaseUser,
+    summary: str,
+    *,
+    sheet: dict | None = None,
+    **entry: Any,
+) -> LedgerEntry:
+    """Bump the version, store the sheet if it changed, log a revision and one entry."""
+    before = _state(character)
+    fields = ["version", "updated_at"]
+    if sheet is not None:
+        character.sheet = sheet
+        fields.append("sheet")
+    character.version += 1
+    character.save(update_fields=fields)
+    _record(character, user, summary, before)
+    return LedgerEntry.objects.create(
+        character=character,
+        author=user,
+        campaign_id=character.campaign_id,
+        version=character.version,
+        adventure=character.adventure,
+        unit=unit_of(character),
+        **entry,
+    )
+
+
+def award(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    amount: Any,
+    reason: Any,
+    expected_version: int | None = None,
+) -> LedgerEntry:
+    """Award XP (or Character Points) to one character: its GM, or its owner off-table."""
+    value, why = _amount(amount), _reason(reason, required=True)
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        if not may_award(access, character):
+            raise LedgerRefused("At a table, only the GM awards experience.", "amount")
+        unit = unit_of(character)
+        return _write(
+            character,
+            user,
+            f"Award {value} {unit}: {why}",
+            kind=Kind.AWARD,
+            amount=value,
+            reason=why,
+        )
+
+
+def award_table(
+    *, user: AbstractBaseUser, campaign_id: int, amount: Any, reason: Any
+) -> list[LedgerEntry]:
+    """Award every character of the table the same amount with one reason, at once."""
+    value, why = _amount(amount), _reason(reason, required=True)
+    with transaction.atomic():
+        campaign, _role = campaign_for(user, campaign_id, gm=True)
+        characters = list(
+            Character.objects.select_for_update().filter(campaign=campaign).order_by("pk")
+        )
+        if not characters:
+            raise LedgerRefused("No character sits at this table yet.", "amount")
+        entries = []
+        for character in characters:
+            unit = unit_of(character)
+            entries.append(
+                _write(
+                    character,
+                    user,
+                    f"Award {value} {unit} to the table: {why}",
+                    kind=Kind.AWARD,
+                    amount=value,
+                    reason=why,
+                )
+            )
+    return entries
+
+
+def correct(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    amount: Any,
+    reason: Any,
+    expected_version: int | None = None,
+) -> LedgerEntry:
+    """A GM's correction of the balance, up or down, with a reason."""
+    value, why = _amount(amount, signed=True), _reason(reason, required=True)
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        if not may_award(access, character):
+            raise LedgerRefused("At a table, only the GM corrects the ledger.", "amount")
+        known = figures(character)
+        if known.balance + value < 0:
+            raise LedgerRefused(
+                f"The balance is {known.balance} {unit_of(character)}; a correction of "
+                f"{value} would leave it below 0.",
+                "amount",
+            )
+        return _write(
+            character,
+            user,
+            f"Correction {value:+d} {unit_of(character)}: {why}",
+            kind=Kind.CORRECTION,
+            amount=value,
+            reason=why,
+        )
+
+
+def purchase(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    trait: str,
+    expected_version: int,
+    teacher: Any = "",
+    reason: Any = "",
+) -> LedgerEntry:
+    """Buy one step of `trait` at the system's price, paid from the ledger's balance."""
+    with transaction.atomic():
+        character, _access = _lock(user, character_id, Need.OWNER, expected_version)
+        if character.sheet.get("stage") != Stage.PLAY:
+            raise LedgerRefused("Finish creation first: during creation the budgets pay.")
+        ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+        why = _reason(reason, required=advancement.REASON_REQUIRED)
+        known = figures(character)
+        settings = _settings(character)
+        sheet = advancement.with_ledger(character.sheet, known)
+        rows = ruleset.trait_rows(sheet, settings)
+        row = next((r for r in rows if r.key == trait), None)
+        if row is None:
+            raise LedgerRefused(f"“{str(trait)[:60]}” is not a trait of this sheet.", "trait")
+        raisable = _raisable(rows)
+        if trait not in raisable:
+            why_not = row.locked or f"{row.label} is at its highest and cannot be raised."
+            raise LedgerRefused(why_not, "trait")
+        name = ""
+        if advancement.needs_teacher(trait):
+            name = _reason(teacher, required=False, field="teacher")[:TEACHER_MAX]
+            # Taught or not decides the price (doubled alone); the sheet's own flag is kept.
+            sheet["teacher"] = dict(sheet["teacher"], present=bool(name))
+        old_value = _row_value(row)
+        new_value = advancement.next_value(sheet, trait, old_value)
+        try:
+            cost = ruleset.advance_cost(sheet, trait, new_value, settings)
+        except InvalidEdit as refused:
+            raise LedgerRefused(refused.message, "trait") from None
+        if cost.amount > known.balance:
+            raise LedgerRefused(
+                f"{cost.explanation}, but only {known.balance} {cost.unit} are left.", "trait"
+            )
+        edit_trait, raw = advancement.purchase_edit(sheet, trait, new_value)
+        try:
+            bought = ruleset.apply_edit(sheet, edit_trait, raw, settings)
+        except InvalidEdit as refused:
+            raise LedgerRefused(refused.message, "trait") from None
+        if name:
+            bought["teacher"] = dict(
+                bought["teacher"], present=character.sheet["teacher"]["present"]
+            )
+        after = {r.key: r for r in ruleset.trait_rows(bought, settings)}
+        from_shown = shown(row)
+        to_shown = shown(after[trait]) if trait in after else str(new_value)
+        stored = advancement.without_earned(bought)
+        return _write(
+            character,
+            user,
+            f"Bought {row.label} {from_shown} → {to_shown} for {cost.amount} {cost.unit}",
+            sheet=stored,
+            kind=Kind.PURCHASE,
+            amount=-cost.amount,
+            trait=trait,
+            trait_label=row.label,
+            from_value=from_shown,
+            to_value=to_shown,
+            reason=why or cost.explanation[:REASON_MAX],
+            teacher=name,
+        )
+
+
+def paid_trait(system: str, stage: str | None, trait: str) -> bool:
+    """Whether a sheet edit of `trait` is the engine's own paid raise (WEG's "Advance to"
+    buttons and the power add row in play): the edit service hands it to `pay_edit`."""
+    if stage != Stage.PLAY:
+        return False
+    return any(fnmatchcase(trait, p) for p in advancement_for(system).PAID_EDITS)
+
+
+def pay_edit(
+    *, character: Character, access: CharacterAccess, user: AbstractBaseUser, trait: str, raw: str
+) -> LedgerEntry:
+    """Run the engine's paid raise on the ledger: the engine prices and applies it against
+    the ledger's balance, and what it spent becomes a purchase entry.
+
+    The caller (the edit service) holds the character's row lock and checked the version.
+    """
+    if not access.owner:
+        raise LedgerRefused("Only the character's player buys its raises.", trait)
+    ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+    known = figures(character)
+    settings = _settings(character)
+    sheet = advancement.with_ledger(character.sheet, known)
+    try:
+        bought = ruleset.apply_edit(sheet, trait, raw, settings)
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, trait) from None
+    target, amount = advancement.paid(sheet, bought)
+    label = ruleset.trait_label(target)
+    from_value = _shown_of(ruleset, advancement, sheet, target, settings)
+    to_value = _shown_of(ruleset, advancement, bought, target, settings)
+    return _write(
+        character,
+        user,
+        f"Bought {label} {from_value} → {to_value} for {amount} {unit_of(character)}",
+        sheet=advancement.without_earned(bought),
+        kind=Kind.PURCHASE,
+        amount=-amount,
+        trait=target,
+        trait_label=label,
+        from_value=from_value,
+        to_value=to_value,
+        reason=f"{label} {from_value} → {to_value}"[:REASON_MAX],
+    )
+
+
+def _shown_of(ruleset, advancement, sheet: dict, trait: str, settings: dict) -> str:
+    row = next((r for r in ruleset.trait_rows(sheet, settings) if r.key == trait), None)
+    return shown(row) if row is not None else advancement.shown_without_row(sheet, trait)
+
+
+def spend_in_play(
+    character: Character, user: AbstractBaseUser, *, amount: int, trait: str, label: str
+) -> LedgerEntry:
+    """Points spent in play on something that does not stay on the sheet (WEG Character
+    Points spent on a roll, 002:480-489): one entry taking them off the balance.
+
+    The caller (the roll service) holds the character's row lock in its transaction. A
+    correction, not a purchase: it buys no raise, and only the GM may undo it (a player
+    may not take back points after seeing the dice).
+    """
+    known = figures(character)
+    unit = unit_of(character)
+    if amount < 1:
+        raise LedgerRefused("Spend at least 1.", "amount")
+    if amount > known.balance:
+        raise LedgerRefused(
+            f"only {known.balance} {unit} left to spend, not {amount}.", "character_points"
+        )
+    return _write(
+        character,
+        user,
+        f"Spent {amount} {unit}: {label}",
+        kind=Kind.CORRECTION,
+        amount=-amount,
+        trait=trait,
+        trait_label=label,
+        reason=f"Spent in play: {label}"[:REASON_MAX],
+    )
+
+
+def correct_trait(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    trait: Any,
+    value: Any,
+    reason: Any,
+    expected_version: int,
+    amount: Any = "",
+) -> LedgerEntry:
+    """A GM's correction of a trait in play ("Dexterity 4 → 5: wrongly noted"), logged with
+    its reason. It costs the balance only the amount the GM states (0 when none).
+
+    Where the engine prices the sheet by its values (SWd10, O.R.E., 1o3d10), the change is
+    worth some XP to it: that worth is booked as a purchase of the trait and given back by
+    the correction entry, so balance and sheet still agree and nothing is charged unasked.
+    """
+    why = _reason(reason, required=True)
+    stated = 0 if str(amount or "").strip() in ("", "0") else _amount(amount, signed=True)
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        if not may_award(access, character):
+            raise LedgerRefused("At a table, only the GM corrects a value.", "trait")
+        if character.sheet.get("stage") != Stage.PLAY:
+            raise LedgerRefused("During creation the sheet is edited directly.", "trait")
+        ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+        known = figures(character)
+        settings = _settings(character)
+        sheet = advancement.with_ledger(character.sheet, known)
+        key = str(trait or "")[:200]
+        rows = {r.key: r for r in ruleset.trait_rows(sheet, settings)}
+        if key not in rows or rows[key].kind not in RAISABLE_KINDS:
+            raise LedgerRefused(f"“{key[:60]}” is not a value of this sheet to correct.", "trait")
+        if ledger_trait(character.system, key, Stage.PLAY):
+            raise LedgerRefused("Experience itself is corrected with an amount.", "trait")
+        try:
+            corrected = ruleset.apply_edit(sheet, key, str(value or "").strip(), settings)
+        except InvalidEdit as refused:
+            raise LedgerRefused(refused.message, "value") from None
+        after = {r.key: r for r in ruleset.trait_rows(corrected, settings)}
+        from_value = shown(rows[key])
+        to_value = shown(after[key]) if key in after else str(value)
+        if from_value == to_value:
+            raise LedgerRefused(f"{rows[key].label} is {from_value} already.", "value")
+        worth = (ruleset.status(sheet, settings).unspent or 0) - (
+            ruleset.status(corrected, settings).unspent or 0
+        )
+        if known.balance + stated < 0:
+            raise LedgerRefused(
+                f"The balance is {known.balance} {unit_of(character)}; charging "
+                f"{-stated} would leave it below 0.",
+                "amount",
+            )
+        label, unit = rows[key].label, unit_of(character)
+        line = {"trait": key, "trait_label": label, "from_value": from_value, "to_value": to_value}
+        entry = _write(
+            character,
+            user,
+            f"GM corrected {label} {from_value} → {to_value}: {why}",
+            sheet=advancement.without_earned(corrected),
+            kind=Kind.CORRECTION,
+            amount=stated + worth,
+            reason=why,
+            **line,
+        )
+        if worth:
+            # Booked at the same version: one write, two lines.
+            LedgerEntry.objects.create(
+                character=character,
+                author=user,
+                campaign_id=character.campaign_id,
+                version=character.version,
+                adventure=character.adventure,
+                unit=unit,
+                kind=Kind.PURCHASE if worth > 0 else Kind.REFUND,
+                amount=-worth,
+                reason=f"What the correction is worth: {worth} {unit}",
+                **line,
+            )
+        return entry
+
+
+# --- purchases that wait for the GM's consent (SWd10 merits in play) ----------------------
+
+
+def _priced(character: Character, trait: str, raw: str, field: str) -> tuple[dict, int]:
+    """The sheet with the edit made, and what it costs: the drop in what the engine
+    counts as unspent. Refused when it is not a purchase or the balance cannot pay."""
+    ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+    known = figures(character)
+    settings = _settings(character)
+    sheet = advancement.with_ledger(character.sheet, known)
+    try:
+        bought = ruleset.apply_edit(sheet, trait, raw, settings)
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, field) from None
+    before = ruleset.status(sheet, settings).unspent or 0
+    cost = before - (ruleset.status(bought, settings).unspent or 0)
+    if cost <= 0:
+        raise LedgerRefused("That costs no experience: there is nothing to buy.", field)
+    if cost > known.balance:
+        raise LedgerRefused(
+            f"This costs {cost} {unit_of(character)}, but only {known.balance} are left.", field
+        )
+    return bought, cost
+
+
+def ask(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    choice: Any,
+    value: Any,
+    detail: Any,
+    expected_version: int,
+    reason: Any = "",
+) -> LedgerEntry:
+    """Buy what needs the Storyteller's consent (an SWd10 merit in play).
+
+    At a table this only asks: the entry waits, charging nothing, until the GM approves
+    (it is bought then, at the price of that moment) or refuses. Outside a campaign the
+    owner is their own Storyteller and it is bought at once.
+    """
+    with transaction.atomic():
+        character, _access = _lock(user, character_id, Need.OWNER, expected_version)
+        advancement = advancement_for(character.system)
+        if not advancement.CONSENT_TRAITS:
+            raise LedgerRefused("Nothing on this sheet is bought with the GM's consent.", "ask")
+        if character.sheet.get("stage") != Stage.PLAY:
+            raise LedgerRefused("During creation the creation budgets pay: add it on the sheet.")
+        why = _reason(reason, required=False)
+        trait, raw = advancement.consent_edit(choice, value, detail)
+        bought, cost = _priced(character, trait, raw, "ask")
+        key, label, to_value = advancement.consent_entry(bought)
+        unit = unit_of(character)
+        entry = {
+            "kind": Kind.PURCHASE,
+            "trait": key,
+            "trait_label": label,
+            "from_value": "—",
+            "to_value": to_value,
+            "reason": why or f"{label}: {cost} {unit}",
+        }
+        if character.campaign_id is None:
+            return _write(
+                character,
+                user,
+                f"Bought {label} for {cost} {unit}",
+                sheet=advancement.without_earned(bought),
+                amount=-cost,
+                **entry,
+            )
+        return _write(
+            character,
+            user,
+            f"Asked the GM's consent for {label} ({cost} {unit} now)",
+            amount=0,
+            pending=True,
+            **entry,
+        )
+
+
+def consent(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    entry_id: Any,
+    approve: bool,
+    expected_version: int,
+    reason: Any = "",
+) -> LedgerEntry:
+    """The GM approves a purchase that waits (it is bought and charged now) or refuses it
+    (a zero entry closes it, with the reason; nothing is charged)."""
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        if not may_award(access, character):
+            raise LedgerRefused("Only the GM consents to a purchase at their table.", "consent")
+        entry = _pending(character, entry_id)
+        if not approve:
+            why = _reason(reason, required=True)
+            return _close(character, user, entry, f"Refused: {why}")
+        why = _reason(reason, required=False)
+        trait, raw = entry.trait.split("=", 1)
+        bought, cost = _priced(character, trait, raw, "consent")
+        advancement = advancement_for(character.system)
+        before = _state(character)
+        character.sheet = advancement.without_earned(bought)
+        character.version += 1
+        character.save(update_fields=["sheet", "version", "updated_at"])
+        unit = unit_of(character)
+        _record(character, user, f"GM approved {entry.trait_label}: {cost} {unit}", before)
+        # The request becomes the purchase (still the player's, to undo as any other).
+        entry.pending = False
+        entry.amount = -cost
+        entry.version = character.version
+        entry.adventure = character.adventure
+        if why:
+            entry.reason = f"{entry.reason} · GM: {why}"[:REASON_MAX]
+        entry.save(update_fields=["pending", "amount", "version", "adventure", "reason"])
+        return entry
+
+
+def _pending(character: Character, entry_id: Any) -> LedgerEntry:
+    entry = LedgerEntry.objects.filter(
+        character=character, pk=_entry_pk(entry_id), pending=True
+    ).first()
+    if entry is None:
+        raise LedgerRefused("No purchase of this character waits for consent under that number.")
+    return entry
+
+
+def _close(character: Character, user: AbstractBaseUser, entry: LedgerEntry, why: str):
+    """End a purchase that waits without buying it: a zero entry that undoes it."""
+    entry.pending = False
+    entry.save(update_fields=["pending"])
+    return _write(
+        character,
+        user,
+        f"{entry.trait_label} not bought: {why}",
+        kind=Kind.CORRECTION,
+        amount=0,
+        trait=entry.trait,
+        trait_label=entry.trait_label,
+        reason=why[:REASON_MAX],
+        undoes=entry,
+    )
+
+
+def _approved_since(character: Character, entry: LedgerEntry) -> bool:
+    return Review.objects.filter(
+        character=character, kind=Review.Kind.APPROVED, version__gte=entry.version
+    ).exists()
+
+
+def undo(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    entry_id: Any,
+    expected_version: int,
+    reason: Any = "",
+) -> LedgerEntry:
+    """Undo one entry with a new one: a refund for a purchase, a correction otherwise.
+
+    The player undoes their own purchase until the GM approves the sheet or the adventure
+    ends; the GM (the owner off-table) undoes any entry, saying why.
+    """
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        entry = (
+            LedgerEntry.objects.filter(character=character, pk=_entry_pk(entry_id))
+            .select_related("undone_by")
+            .first()
+        )
+        if entry is None:
+            raise LedgerRefused("No such entry in this character's ledger.")
+        if hasattr(entry, "undone_by"):
+            raise LedgerRefused("This entry was already undone.")
+        if entry.kind == Kind.REFUND or entry.undoes_id is not None:
+            raise LedgerRefused("An undo is not undone; buy or award again instead.")
+        if carried_over(entry):
+            raise LedgerRefused(
+                "This entry carries over what the sheet held before the ledger: it is not "
+                "undone. Correct the balance instead, with a reason."
+            )
+        if _part_of_correction(entry):
+            raise LedgerRefused("A GM's correction of a value is not undone: correct it again.")
+        as_gm = may_award(access, character)
+        own_purchase = entry.kind == Kind.PURCHASE and entry.author_id == user.pk
+        if own_purchase and entry.adventure != character.adventure and not access.gm:
+            raise LedgerRefused("That adventure has ended: ask the GM to undo this purchase.")
+        if own_purchase and not access.gm and _approved_since(character, entry):
+            raise LedgerRefused("The GM approved the sheet since: ask the GM to undo this.")
+        if not own_purchase and not as_gm:
+            raise LedgerRefused("Only the GM undoes someone else's entry or an award.")
+        why = _reason(reason, required=not own_purchase)
+        if entry.pending:
+            # A purchase that waits for consent was never charged: withdrawing it (or the
+            # GM refusing it here) only closes it.
+            return _close(character, user, entry, why or "Withdrawn")
+        if entry.kind == Kind.PURCHASE:
+            return _refund(character, user, entry, why)
+        balance = figures(character).balance
+        if balance - entry.amount < 0:
+            raise LedgerRefused(
+                f"Undoing this would leave {balance - entry.amount} {entry.unit}: undo the "
+                "purchases it paid for first."
+            )
+        return _write(
+            character,
+            user,
+            f"Undid {entry.get_kind_display().lower()} of {entry.amount} {entry.unit}: {why}",
+            kind=Kind.CORRECTION,
+            amount=-entry.amount,
+            reason=why,
+            undoes=entry,
+        )
+
+
+def carried_over(entry: LedgerEntry) -> bool:
+    """Whether the entry only carries over what the sheet held before the ledger: the
+    raises bought before it, the XP the sheet came with, or what creation left over.
+    Undoing one would rewrite the past."""
+    return entry.carried
+
+
+def _part_of_correction(entry: LedgerEntry) -> bool:
+    """Whether the entry is one of the two lines of a GM's correction of a value."""
+    if not entry.trait or entry.trait == CARRIED_TRAIT or entry.pending:
+        return False
+    if entry.kind == Kind.CORRECTION:
+        return True
+    return LedgerEntry.objects.filter(
+        character_id=entry.character_id,
+        version=entry.version,
+        kind=Kind.CORRECTION,
+        trait=entry.trait,
+    ).exists()
+
+
+def undoable(entries: list[LedgerEntry]) -> set[int]:
+    """The entries an Undo button is offered for (who may press it is the page's and the
+    service's business): not undone, not an undo, not part of a value's correction."""
+    twins = {
+        (e.version, e.trait)
+        for e in entries
+        if e.kind == Kind.CORRECTION and e.trait and e.trait != CARRIED_TRAIT and not e.undoes_id
+    }
+    return {
+        e.pk
+        for e in entries
+        if not hasattr(e, "undone_by")
+        and e.undoes_id is None
+        and e.kind != Kind.REFUND
+        and not carried_over(e)
+        and (e.pending or (e.version, e.trait) not in twins)
+    }
+
+
+def correctable(character: Character) -> list[tuple[str, str]]:
+    """The values a GM may correct in play, as (trait, "Label (now)") in sheet order."""
+    if character.sheet.get("stage") != Stage.PLAY:
+        return []
+    ruleset = get_ruleset(character.system)
+    rows = ruleset.trait_rows(engine_sheet(character), _settings(character))
+    return [
+        (row.key, f"{row.label} ({shown(row)})")
+        for row in rows
+        if row.kind in RAISABLE_KINDS
+        and row.kind is not RowKind.FLAG
+        and not ledger_trait(character.system, row.key, Stage.PLAY)
+    ]
+
+
+def _entry_pk(raw: Any) -> int:
+    try:
+        return parse_whole("entry", raw, label="The entry", minimum=1, maximum=2**62)
+    except InvalidEdit:
+        raise LedgerRefused("No such entry in this character's ledger.") from None
+
+
+def _refund(character: Character, user: AbstractBaseUser, entry: LedgerEntry, why: str):
+    ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+    settings = _settings(character)
+    sheet = advancement.with_ledger(character.sheet, figures(character))
+    rows = {r.key: r for r in ruleset.trait_rows(sheet, settings)}
+    row = rows.get(entry.trait)
+    # A purchase without a row of its own (a WEG Force power) says how it shows.
+    now = shown(row) if row is not None else advancement.shown_without_row(sheet, entry.trait)
+    if not now or now != entry.to_value:
+        raise LedgerRefused(
+            f"{entry.trait_label} is {now or 'gone'} now, not {entry.to_value}: undo the "
+            "later purchases first."
+        )
+    old = 0
+    if row is not None:
+        old = _value_before(ruleset, advancement, sheet, entry, _row_value(row), settings)
+    try:
+        for trait, raw in advancement.undo_edits(sheet, entry.trait, old):
+            sheet = ruleset.apply_edit(sheet, trait, raw, settings)
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message) from None
+    sheet = advancement.forget_purchase(sheet, entry.trait)
+    return _write(
+        character,
+        user,
+        f"Undid {entry.trait_label} {entry.from_value} → {entry.to_value}: "
+        f"{-entry.amount} {entry.unit} back",
+        sheet=advancement.without_earned(sheet),
+        kind=Kind.REFUND,
+        amount=-entry.amount,
+        trait=entry.trait,
+        trait_label=entry.trait_label,
+        from_value=entry.to_value,
+        to_value=entry.from_value,
+        reason=why or "Undone",
+        undoes=entry,
+    )
+
+
+def _value_before(ruleset, advancement, sheet, entry, now: int, settings) -> int:
+    """The stored value the purchase started from: the step below now that shows as
+    `from_value` (a WEG Force skill goes 1D → 0D, everything else one step)."""
+    for candidate in range(now - 1, max(-1, now - 4), -1):
+        try:
+            trial = sheet
+            for trait, raw in advancement.undo_edits(sheet, entry.trait, candidate):
+                trial = ruleset.apply_edit(trial, trait, raw, settings)
+        except InvalidEdit:
+            continue
+        rows = {r.key: r for r in ruleset.trait_rows(trial, settings)}
+        row = rows.get(entry.trait)
+        if row is not None and shown(row) == entry.from_value:
+            return candidate
+    return now - 1
+
+
+# --- stage and adventures -----------------------------------------------------------------
+
+
+def creation_left_over(character: Character, finished: dict, user: AbstractBaseUser) -> dict:
+    """When creation ends, write what it leaves to the ledger and clear it from the sheet.
+
+    Called by the edit service inside its transaction, after the version bump. A sheet
+    finished a second time only adds the difference to what was carried before.
+    """
+    advancement = advancement_for(character.system)
+    carried = advancement.carried_at_finish(finished, _settings(character))
+    delta = carried - figures(character).carried
+    if delta:
+        LedgerEntry.objects.create(
+            character=character,
+            author=user,
+            campaign_id=character.campaign_id,
+            version=character.version,
+            adventure=character.adventure,
+            unit=advancement.unit(finished),
+            kind=Kind.AWARD if delta > 0 else Kind.CORRECTION,
+            amount=delta,
+            trait=CARRIED_TRAIT,
+            trait_label="Creation",
+            reason="Left over when creation ended",
+            carried=True,
+        )
+    return advancement.without_earned(finished)
+
+
+def adopt_sheet_figures(character: Character, user: AbstractBaseUser | None) -> None:
+    """A sheet that arrives whole (a demo, an import, a copy) may carry XP of its own:
+    write it to the ledger as entries and clear it from the sheet, as the data migration
+    did for sheets stored before the ledger."""
+    advancement = advancement_for(character.system)
+    sheet = character.sheet
+    in_play = sheet.get("stage") == Stage.PLAY
+    if character.system == "weg_d6" and not in_play:
+        return  # starting points reach the ledger when creation ends
+    earned = advancement.stored_earned(sheet)
+    # One award per award the sheet kept: O.R.E. rows keep their notes as reasons.
+    found: list[dict] = [
+        {"kind": Kind.AWARD, "amount": amount, "reason": note or "Came with the sheet"}
+        for amount, note in advancement.stored_awards(sheet)
+    ]
+    if in_play and character.system != "weg_d6":
+        settings = _settings(character)
+        carried = advancement.carried_at_finish(sheet, settings)
+        if carried > 0:
+            found.append(
+                {
+                    "kind": Kind.AWARD,
+                    "amount": carried,
+                    "trait": CARRIED_TRAIT,
+                    "trait_label": "Creation",
+                    "reason": "Left over when creation ended",
+                }
+            )
+        unspent = get_ruleset(character.system).status(sheet, settings).unspent
+        spent = min(earned + carried - (unspent or 0), earned + carried)
+        if unspent is not None and spent > 0:
+            found.append(
+                {"kind": Kind.PURCHASE, "amount": -spent, "reason": "Raises bought before"}
+            )
+    for entry in found:
+        LedgerEntry.objects.create(
+            character=character,
+            author=user,
+            campaign_id=character.campaign_id,
+            version=character.version,
+            adventure=character.adventure,
+            unit=advancement.unit(sheet),
+            carried=True,
+            **entry,
+        )
+    cleared = advancement.without_earned(sheet)
+    if cleared != sheet:
+        character.sheet = cleared
+        character.save(update_fields=["sheet"])
+
+
+def ledger_trait(system: str, trait: str, stage: str) -> bool:
+    """Whether a plain edit of `trait` is the ledger's business (awards, paid raises)."""
+    advancement = advancement_for(system)
+    patterns = advancement.LEDGER_TRAITS + (
+        advancement.PLAY_LEDGER_TRAITS if stage == Stage.PLAY else ()
+    )
+    return any(fnmatchcase(trait, pattern) for pattern in patterns)
+
+
+def end_adventure(*, user: AbstractBaseUser, campaign_id: int) -> int:
+    """The GM marks the end of an adventure for the whole table: undo closes and, in WEG,
+    each skill may rise a pip again. Returns how many characters moved on."""
+    with transaction.atomic():
+        campaign, _role = campaign_for(user, campaign_id, gm=True, for_update=True)
+        characters = list(
+            Character.objects.select_for_update().filter(campaign=campaign).order_by("pk")
+        )
+        for character in characters:
+            _next_adventure(character, user)
+    return len(characters)
+
+
+def end_adventure_alone(*, user: AbstractBaseUser, character_id: int, expected_version: int):
+    """Outside a campaign the owner marks the end of an adventure."""
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        if not may_award(access, character):
+            raise LedgerRefused("At a table, the GM marks the end of an adventure.")
+        _next_adventure(character, user)
+    return character
+
+
+def _next_adventure(character: Character, user: AbstractBaseUser) -> None:
+    ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+    before = _state(character)
+    sheet = character.sheet
+    for trait, raw in advancement.adventure_end_edits(sheet):
+        sheet = ruleset.apply_edit(sheet, trait, raw, _settings(character))
+    character.sheet = sheet
+    character.adventure += 1
+    character.version += 1
+    character.save(update_fields=["sheet", "adventure", "version", "updated_at"])
+    _record(character, user, f"Adventure {character.adventure - 1} ended", before)
+
+
+def entries(character: Character) -> QuerySet[LedgerEntry]:
+    return (
+        LedgerEntry.objects.filter(character=character)
+        .select_related("author", "undone_by")
+        .order_by("-created_at", "-pk")
+    )

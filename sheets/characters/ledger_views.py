@@ -1,0 +1,322 @@
+"""The ledger pages: a character's advancement (balance, what a raise costs, entries,
+undo) and the table's award form. Thin views: a selector, one service, a page.
+
+Every form also works without JavaScript: a write redirects back to the page; a refusal
+draws the page again with the message next to the form that caused it (status 400).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from sheets.characters import ledger
+from sheets.characters.layouts import layout_for
+from sheets.characters.ledger import LedgerRefused, Quote
+from sheets.characters.models import Character
+from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
+
+ENTRIES_PER_PAGE = 25
+
+
+def _ledger_page(
+    request: HttpRequest,
+    character: Character,
+    access: CharacterAccess,
+    *,
+    refused: LedgerRefused | None = None,
+    form: str = "",
+) -> HttpResponse:
+    known = ledger.figures(character)
+    entries = list(ledger.entries(character))
+    quotes = ledger.quotes(character, known) if access.owner else []
+    search = request.GET.get("q", "").strip()[:60]
+    page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "character": character,
+        "access": access,
+        "figures": known,
+        "unit": ledger.unit_of(character),
+        "quote_sections": _sections(character, quotes, search),
+        "quotes": quotes,
+        "search": search,
+        "needs_teacher": any(quote.needs_teacher for quote in quotes),
+        "entries": page.object_list,
+        "page": page,
+        # Undo is judged on every entry: a value's correction is two entries, maybe on
+        # two pages.
+        "undoable": ledger.undoable(entries),
+        "carried_over": {entry.pk for entry in entries if ledger.carried_over(entry)},
+        "may_award": ledger.may_award(access, character),
+        "in_play": character.sheet.get("stage") == "play",
+        "reason_required": ledger.advancement_for(character.system).REASON_REQUIRED,
+        "consent_choices": (
+            ledger.advancement_for(character.system).consent_choices(character.sheet)
+            if access.owner
+            else []
+        ),
+        "correctable": ledger.correctable(character) if ledger.may_award(access, character) else [],
+        "error": refused.message if refused else "",
+        # A refusal of a form this viewer is not shown is told at the top of the page.
+        "error_form": form if form in _forms_shown(access, character) else "",
+        "submitted": request.POST if refused else {},
+    }
+    return render(
+        request, "characters/ledger.html", context, status=400 if refused is not None else 200
+    )
+
+
+@dataclass
+class QuoteGroup:
+    title: str
+    quotes: list[Quote] = field(default_factory=list)
+
+    @property
+    def heading(self) -> str:
+        """The sub-heading worth printing: not a skill's own name over its one row."""
+        if len(self.quotes) == 1 and self.quotes[0].label == self.title:
+            return ""
+        return self.title
+
+
+@dataclass
+class QuoteSection:
+    title: str
+    groups: list[QuoteGroup] = field(default_factory=list)
+
+
+def _sections(character: Character, quotes: list[Quote], search: str) -> list[QuoteSection]:
+    """Group the raises the way the sheet groups its rows: section, then sub-heading.
+
+    `search` keeps the rows whose trait or group names it (case-insensitive)."""
+    titles = {section.key: section.title for section in layout_for(character.system).sections}
+    needle = search.casefold()
+    found: dict[str, QuoteSection] = {}
+    for quote in quotes:
+        if needle and needle not in f"{quote.label} {quote.group}".casefold():
+            continue
+        title = titles.get(quote.section) or quote.section.replace("_", " ").capitalize()
+        section = found.setdefault(quote.section, QuoteSection(title))
+        if not section.groups or section.groups[-1].title != quote.group:
+            section.groups.append(QuoteGroup(quote.group))
+        section.groups[-1].quotes.append(quote)
+    return list(found.values())
+
+
+def _forms_shown(access: CharacterAccess, character: Character) -> set[str]:
+    shown = {"undo"}
+    if access.owner:
+        shown |= {"buy", "ask"}
+    if ledger.may_award(access, character):
+        shown |= {"award", "correct", "correct_trait", "consent"}
+    return shown
+
+
+@require_GET
+@login_required
+def character_ledger(request: HttpRequest, pk: int) -> HttpResponse:
+    character, access = character_for(request.user, pk, Need.VIEW)
+    return _ledger_page(request, character, access)
+
+
+def _version(request: HttpRequest) -> int:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 0
+
+
+def _act(request: HttpRequest, pk: int, form: str, act) -> HttpResponse:
+    """Run one ledger service; on refusal draw the page with its message."""
+    try:
+        act()
+    except LedgerRefused as refused:
+        character, access = character_for(request.user, pk, Need.VIEW)
+        return _ledger_page(request, character, access, refused=refused, form=form)
+    return redirect("character_ledger", pk=pk)
+
+
+@require_POST
+@login_required
+def ledger_award(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request,
+        pk,
+        "award",
+        lambda: ledger.award(
+            user=request.user,
+            character_id=pk,
+            amount=request.POST.get("amount", ""),
+            reason=request.POST.get("reason", ""),
+            expected_version=_version(request),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request,
+        pk,
+        "correct",
+        lambda: ledger.correct(
+            user=request.user,
+            character_id=pk,
+            amount=request.POST.get("amount", ""),
+            reason=request.POST.get("reason", ""),
+            expected_version=_version(request),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_buy(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request,
+        pk,
+        "buy",
+        lambda: ledger.purchase(
+            user=request.user,
+            character_id=pk,
+            trait=request.POST.get("trait", ""),
+            expected_version=_version(request),
+            teacher=request.POST.get("teacher", ""),
+            reason=request.POST.get("reason", ""),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request,
+        pk,
+        "undo",
+        lambda: ledger.undo(
+            user=request.user,
+            character_id=pk,
+            entry_id=request.POST.get("entry", ""),
+            expected_version=_version(request),
+            reason=request.POST.get("reason", ""),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_ask(request: HttpRequest, pk: int) -> HttpResponse:
+    """Buy a merit in play: at a table it waits for the GM's consent."""
+    return _act(
+        request,
+        pk,
+        "ask",
+        lambda: ledger.ask(
+            user=request.user,
+            character_id=pk,
+            choice=request.POST.get("merit", ""),
+            value=request.POST.get("value", ""),
+            detail=request.POST.get("choice", ""),
+            expected_version=_version(request),
+            reason=request.POST.get("reason", ""),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_consent(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM approves or refuses a purchase that waits for consent."""
+    return _act(
+        request,
+        pk,
+        "consent",
+        lambda: ledger.consent(
+            user=request.user,
+            character_id=pk,
+            entry_id=request.POST.get("entry", ""),
+            approve=request.POST.get("decision") == "approve",
+            expected_version=_version(request),
+            reason=request.POST.get("reason", ""),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_correct_trait(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM corrects a value in play, saying why."""
+    return _act(
+        request,
+        pk,
+        "correct_trait",
+        lambda: ledger.correct_trait(
+            user=request.user,
+            character_id=pk,
+            trait=request.POST.get("trait", ""),
+            value=request.POST.get("value", ""),
+            amount=request.POST.get("amount", ""),
+            reason=request.POST.get("reason", ""),
+            expected_version=_version(request),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_end_adventure(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request,
+        pk,
+        "adventure",
+        lambda: ledger.end_adventure_alone(
+            user=request.user, character_id=pk, expected_version=_version(request)
+        ),
+    )
+
+
+def _table_page(request, campaign, *, error: str = "", done: str = "") -> HttpResponse:
+    characters = ledger.with_figures(campaign.characters.select_related("owner")).order_by(
+        "owner__username", "name", "pk"
+    )
+    rows = [(character, ledger.figures(character)) for character in characters]
+    return render(
+        request,
+        "characters/ledger_table.html",
+        {
+            "campaign": campaign,
+            "rows": rows,
+            "error": error,
+            "done": done,
+            "submitted": request.POST if error else {},
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+def campaign_award(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM awards every character of the table at once, with one reason."""
+    campaign, _role = campaign_for(request.user, campaign_id, gm=True)
+    if request.method != "POST":
+        return _table_page(request, campaign, done=request.GET.get("done", "")[:20])
+    try:
+        if request.POST.get("action") == "end_adventure":
+            ledger.end_adventure(user=request.user, campaign_id=campaign.pk)
+            done = "adventure"
+        else:
+            ledger.award_table(
+                user=request.user,
+                campaign_id=campaign.pk,
+                amount=request.POST.get("amount", ""),
+                reason=request.POST.get("reason", ""),
+            )
+            done = "award"
+    except LedgerRefused as refused:
+        return _table_page(request, campaign, error=refused.message)
+    return redirect(f"{request.path}?done={done}")

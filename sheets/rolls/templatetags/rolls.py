@@ -1,0 +1,82 @@
+"""Template tags that put rolls on pages other views draw: the sheet and the campaign.
+
+They read the viewer and the permission decided by those pages' views (`access`, the
+campaign loaded through campaign_for), so the sheet and campaign views need no change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+
+from sheets.campaigns.models import Campaign
+from sheets.permissions import campaign_role
+from sheets.rolls.context import RollLog, RollMenu, log_for_character, table_roll_log
+from sheets.rolls.hits import HIT_SYSTEMS
+from sheets.rolls.services import rollables_of, table_log
+
+register = template.Library()
+
+
+def _roll_links(character: Any) -> dict[str, str]:
+    """The roll page of each key this sheet can roll, worked out once per page (every row
+    asks)."""
+    cached = character.__dict__.get("_roll_links")
+    if cached is None or cached[0] != character.version:
+        links = {
+            rollable.key: reverse("character_roll", args=[character.pk, rollable.key])
+            for rollable in rollables_of(character)
+        }
+        cached = (character.version, links)
+        # On the instance, not in a module cache: it lives exactly as long as the request.
+        character.__dict__["_roll_links"] = cached
+    return cached[1]
+
+
+@register.simple_tag(takes_context=True)
+def roll_link(context: template.Context, key: str, label: str = "") -> str:
+    """A small die beside a trait the viewer may roll; nothing otherwise.
+
+    A simple tag rather than an included template: it is asked once per row of the sheet.
+    """
+    character = context.get("character")
+    access = context.get("access")
+    if character is None or access is None or not access.edit or context.get("shared_token"):
+        return ""
+    url = _roll_links(character).get(key)
+    if url is None:
+        return ""
+    return format_html(
+        '<a class="roll-link" href="{}" title="Roll {}" aria-label="Roll {}">\u2684</a>',
+        url,
+        label or key,
+        label or key,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def sheet_rolls(context: template.Context) -> dict | None:
+    """The sheet's Roll panel: what it can roll (for its owner or GM) and its log."""
+    character = context.get("character")
+    access = context.get("access")
+    if character is None or access is None or not access.view:
+        return None
+    hits = access.edit and character.system in HIT_SYSTEMS and not context.get("shared_token")
+    return {
+        "menu": RollMenu.of(rollables_of(character)) if access.edit else RollMenu(),
+        "log": log_for_character(context["user"], character, access),
+        # A hit entered by hand (an NPC's attack the table rolled elsewhere).
+        "hit_url": reverse("character_hit", args=[character.pk]) if hits else "",
+        "hit_label": "Apply damage" if character.system == "o3d10" else "Mark wounds from a hit",
+    }
+
+
+@register.simple_tag(takes_context=True)
+def campaign_rolls(context: template.Context, campaign: Campaign) -> RollLog:
+    """The table's log for the campaign page, as this member may read it."""
+    user = context["user"]
+    role = campaign_role(user, campaign)
+    return table_roll_log(campaign, role, list(table_log(user, campaign, role=role)))
