@@ -112,7 +112,8 @@ class Command(BaseCommand):
                 user=gm,
                 name=title,
                 system=info.key,
-                description=f"A demo table playing {info.name}.",
+                # "Star O.R.E." already ends with a full stop.
+                description=f"A demo table playing {info.name.rstrip('.')}.",
             )
             invitation = invitation_create(user=gm, campaign_id=campaign.pk)
             names = TABLE_CHARACTERS[info.key]
