@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models.signals import post_save
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -36,7 +33,7 @@ from sheets.characters.layouts import (
 )
 from sheets.characters.layouts.base import trait_dom_id
 from sheets.characters.ledger import engine_sheet, figures, with_figures
-from sheets.characters.models import Character, GMNote, LedgerEntry, ReviewState
+from sheets.characters.models import Character, GMNote, ReviewState
 from sheets.characters.pdf import render_character_pdf
 from sheets.characters.schema import character_file_schema
 from sheets.characters.services import (
@@ -289,30 +286,6 @@ def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in fields.items() if wanted and k.startswith(wanted)}
 
 
-# Ledger entries saved while an edit runs (a paid raise, what finished creation leaves):
-# None outside `_ledger_writes`. Per context, so one thread's edit never sees another's.
-_LEDGER_WRITTEN: ContextVar[list[int] | None] = ContextVar("ledger_written", default=None)
-
-
-def _note_ledger_write(sender: type, instance: LedgerEntry, **kwargs: object) -> None:
-    written = _LEDGER_WRITTEN.get()
-    if written is not None:
-        written.append(instance.pk)
-
-
-post_save.connect(_note_ledger_write, sender=LedgerEntry, dispatch_uid="character_edit_ledger")
-
-
-@contextmanager
-def _ledger_writes() -> Iterator[list[int]]:
-    written: list[int] = []
-    token = _LEDGER_WRITTEN.set(written)
-    try:
-        yield written
-    finally:
-        _LEDGER_WRITTEN.reset(token)
-
-
 def _keep_figures(character: Character) -> Character:
     """Sum the character's ledger once and keep the sums on it, as `with_figures` would:
     the snapshot, the edit service, the sheet and its roll links then all read them from
@@ -342,22 +315,21 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
         stored.append(locked.version)
 
     try:
-        with _ledger_writes() as written:
-            character = character_apply_edits(
-                user=request.user,
-                character_id=pk,
-                edits=edits,
-                expected_version=expected,
-                on_locked=on_locked,
-            )
+        character = character_apply_edits(
+            user=request.user,
+            character_id=pk,
+            edits=edits,
+            expected_version=expected,
+            on_locked=on_locked,
+        )
     except EditRefused as refused:
         character, access = character_for(request.user, pk)
         return _refused(request, _keep_figures(character), access, refused.errors, edits)
     except StaleVersion as stale:
         return _conflict(request, *character_for(request.user, pk), str(stale))
-    if written:
-        # The edit wrote to the ledger: the sums kept before it are stale.
-        _keep_figures(character)
+    # The edit may have written to the ledger (a paid raise, what finishing creation leaves):
+    # sum it again rather than track which edits do.
+    _keep_figures(character)
     access = character_access(request.user, character)
     if request.htmx:
         if stored[0] != expected:
