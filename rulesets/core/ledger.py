@@ -8,7 +8,9 @@ stores none of these figures, so nothing can disagree with the entries; a system
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 # An award made when creation ends from what creation leaves unspent (O.R.E. unspent
 # points, WEG's starting Character Points): its entry names this as its trait.
@@ -29,3 +31,41 @@ class LedgerFigures:
     @property
     def balance(self) -> int:
         return self.earned - self.spent
+
+
+# The plain answers of a system's advancement module: a raise is one step of its own row,
+# undone by setting the row back. A system imports the ones it keeps and writes the rest.
+
+
+def next_value(sheet: Mapping[str, Any], trait: str, current: int) -> int:
+    return current + 1
+
+
+def purchase_edit(sheet: Mapping[str, Any], trait: str, new_value: int) -> tuple[str, str]:
+    return trait, str(new_value)
+
+
+def undo_edits(sheet: Mapping[str, Any], trait: str, old_value: int) -> list[tuple[str, str]]:
+    return [(trait, str(old_value))]
+
+
+def adventure_end_edits(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+    return []
+
+
+def needs_teacher(trait: str) -> bool:
+    return False
+
+
+def forget_purchase(sheet: Mapping[str, Any], trait: str) -> dict:
+    return dict(sheet)
+
+
+def shown_without_row(sheet: Mapping[str, Any], trait: str) -> str:
+    """How a bought trait with no row of its own shows (by default every purchase has a row)."""
+    return ""
+
+
+def consent_choices(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What may be bought only with the GM's consent (by default nothing)."""
+    return []

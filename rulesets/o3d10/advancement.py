@@ -11,7 +11,19 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from rulesets.core import ledger as plain
 from rulesets.core.ledger import LedgerFigures
+
+# The plain answers, shared with the other systems (rulesets/core/ledger.py).
+next_value = plain.next_value
+purchase_edit = plain.purchase_edit
+undo_edits = plain.undo_edits
+adventure_end_edits = plain.adventure_end_edits
+needs_teacher = plain.needs_teacher
+forget_purchase = plain.forget_purchase
+shown_without_row = plain.shown_without_row
+consent_choices = plain.consent_choices
+
 
 UNIT = "XP"
 LEDGER_TRAITS = ("xp.earned",)
@@ -48,37 +60,3 @@ def with_ledger(sheet: Mapping[str, Any], figures: LedgerFigures) -> dict:
 def carried_at_finish(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> int:
     """Creation points left over are not XP in 1o3d10 (digest §3)."""
     return 0
-
-
-def next_value(sheet: Mapping[str, Any], trait: str, current: int) -> int:
-    return current + 1
-
-
-def purchase_edit(sheet: Mapping[str, Any], trait: str, new_value: int) -> tuple[str, str]:
-    return trait, str(new_value)
-
-
-def undo_edits(sheet: Mapping[str, Any], trait: str, old_value: int) -> list[tuple[str, str]]:
-    return [(trait, str(old_value))]
-
-
-def adventure_end_edits(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
-    return []
-
-
-def needs_teacher(trait: str) -> bool:
-    return False
-
-
-def forget_purchase(sheet: Mapping[str, Any], trait: str) -> dict:
-    return dict(sheet)
-
-
-def shown_without_row(sheet: Mapping[str, Any], trait: str) -> str:
-    """How a bought trait with no row of its own shows (every purchase here has a row)."""
-    return ""
-
-
-def consent_choices(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Nothing here is bought with the GM's consent (see CONSENT_TRAITS)."""
-    return []

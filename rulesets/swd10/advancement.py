@@ -11,8 +11,16 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from rulesets.core import ledger as plain
 from rulesets.core.ledger import LedgerFigures
 from rulesets.swd10.data import MERIT_BY_SLUG, MERITS, Category, Kind
+
+# The plain answers, shared with the other systems (rulesets/core/ledger.py).
+next_value = plain.next_value
+adventure_end_edits = plain.adventure_end_edits
+needs_teacher = plain.needs_teacher
+forget_purchase = plain.forget_purchase
+
 
 UNIT = "XP"
 # What a plain edit may no longer set: the GM awards XP on the ledger instead.
@@ -61,10 +69,6 @@ def carried_at_finish(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> 
     return 0
 
 
-def next_value(sheet: Mapping[str, Any], trait: str, current: int) -> int:
-    return current + 1
-
-
 def purchase_edit(sheet: Mapping[str, Any], trait: str, new_value: int) -> tuple[str, str]:
     """The edit that makes a bought raise: the trait set to its new dots."""
     return trait, str(new_value)
@@ -76,18 +80,6 @@ def undo_edits(sheet: Mapping[str, Any], trait: str, old_value: int) -> list[tup
         index = _merit_index(sheet, trait)
         return [] if index is None else [(f"merit.{index}.remove", "yes")]
     return [(trait, str(old_value))]
-
-
-def adventure_end_edits(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
-    return []
-
-
-def needs_teacher(trait: str) -> bool:
-    return False
-
-
-def forget_purchase(sheet: Mapping[str, Any], trait: str) -> dict:
-    return dict(sheet)
 
 
 def consent_choices(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -13,9 +13,14 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from rulesets.core import ledger as plain
 from rulesets.core.ledger import LedgerFigures
 from rulesets.weg_d6 import costs, traits
 from rulesets.weg_d6.data import CURRENCY
+
+# The plain answers, shared with the other systems (rulesets/core/ledger.py).
+consent_choices = plain.consent_choices
+
 
 LEDGER_TRAITS: tuple[str, ...] = ()
 # What a plain edit may no longer set in play: the ledger pays for raises.
@@ -124,8 +129,3 @@ def adventure_end_edits(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
 def needs_teacher(trait: str) -> bool:
     """Force skills cost double without a teacher; the teacher's name is recorded."""
     return trait in costs.FORCE_SKILL_TRAITS
-
-
-def consent_choices(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Nothing here is bought with the GM's consent (see CONSENT_TRAITS)."""
-    return []
