@@ -4,6 +4,13 @@ The print layout lives in templates/rulesets/<key>/print.html and its stylesheet
 static/css/print-<key>.css, over static/css/print-base.css; fonts come from static/fonts,
 so every machine prints the same page whatever fonts it has installed.
 
+A render costs about the same for every box WeasyPrint lays out (each element, each line
+of text), whatever the CSS, so the print templates keep boxes few: fixed table layouts
+(no measuring every cell to size columns) and ruled boxes for empty write-in lines
+(tests/web/test_pdf_speed_layout.py holds those to printing every row in its place). A
+row per trait stays, though a column of lines would be fewer boxes: the PDF's text then
+reads trait by trait, name beside value, for copying and for screen readers.
+
 WeasyPrint reads every URL a page or stylesheet names. Its own fetcher would read any
 local file (an attachment link to file:///etc/... embeds that file in the PDF) or any
 web address, so every render here goes through StaticFilesOnly: files under static/
