@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from rulesets.core import resolve_settings
 from rulesets.core.diecode import DieCode
-from rulesets.core.parsing import YES
+from rulesets.core.parsing import WHOLE_NUMBER, YES
 from rulesets.core.rolls import (
     InvalidRoll,
     Odds,
@@ -143,7 +143,9 @@ def _unpaid(setup: RollSetup, raw: Mapping[str, str]) -> None:
     offered = {option.key for option in setup.definitions}
     for key, message in spends.items():
         text = str(raw.get(key, "") or "").strip().lower()
-        asked = text in YES or (text.isascii() and text.isdigit() and int(text) > 0)
+        # A number as the options read one (ASCII, at most nine digits): the options refuse
+        # any other with a message, and int() of thousands of digits raises.
+        asked = text in YES or (WHOLE_NUMBER.fullmatch(text) is not None and int(text) > 0)
         if asked and key not in offered:
             raise RollRefused({WHOLE_ROLL: message})
 

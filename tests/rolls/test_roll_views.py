@@ -144,6 +144,20 @@ def test_a_refused_roll_shows_the_reason_beside_the_field_and_stores_nothing(
     assert htmx.status_code == 200 and "at least" in htmx.content.decode()
 
 
+def test_a_spend_of_thousands_of_digits_is_refused_not_a_server_error(client, loner_of, player):
+    """Found by the fuzz test: a Willpower spend of 4,400 nines reached int() and raised."""
+    character = loner_of("swd10")
+    client.force_login(player)
+    version = character.version
+    response = client.post(
+        _roll_url(character, "attr.strength"),
+        {"difficulty": "6", "willpower": "9" * 4400, "campaign": ""},
+    )
+    assert response.status_code == 400
+    assert not RollEntry.objects.exists()
+    assert Character.objects.get(pk=character.pk).version == version
+
+
 def test_a_roll_posted_for_another_table_is_refused(client, table_of, other_table, player):
     table = table_of("ore")
     client.force_login(player)
