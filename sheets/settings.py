@@ -130,7 +130,8 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            # WhiteNoise's hashed, compressed files, from our CSS and scripts minified.
+            else "sheets.storage.MinifiedStaticFilesStorage"
         )
     },
 }

@@ -54,7 +54,8 @@ def without_earned(sheet: Mapping[str, Any]) -> dict:
 
 
 def with_ledger(sheet: Mapping[str, Any], figures: LedgerFigures) -> dict:
-    return copy.deepcopy(dict(sheet)) | {"xp_earned": figures.earned}
+    # Shallow: engines never change the sheet they are given (apply_edit copies first).
+    return dict(sheet) | {"xp_earned": figures.earned}
 
 
 def carried_at_finish(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> int:

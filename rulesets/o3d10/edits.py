@@ -6,12 +6,12 @@ each numeric trait accepts. Source: seeds/004_8cbd6e5c00de6f21.txt (cited as L<n
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulesets.core import InvalidEdit, resolve_settings
+from rulesets.core.edits import copy_sheet
 from rulesets.core.parsing import (
     parse_choice,
     parse_flag,
@@ -70,7 +70,7 @@ def _unknown(trait: str) -> InvalidEdit:
 def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping[str, Any]) -> dict:
     """Return a new sheet with one trait changed, or raise InvalidEdit saying why not."""
     settings = resolve_settings(SETTINGS, settings)
-    new = copy.deepcopy(dict(sheet))
+    new = copy_sheet(dict(sheet))
     if trait == STAGE_TRAIT:
         change_stage(
             new,

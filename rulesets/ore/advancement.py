@@ -64,7 +64,8 @@ def with_ledger(sheet: Mapping[str, Any], figures: LedgerFigures) -> dict:
     by the engine from the creation budget, so they are left out here."""
     awarded = figures.earned - figures.carried
     rows = [{"amount": awarded, "note": "Ledger"}] if awarded else []
-    return copy.deepcopy(dict(sheet)) | {"xp_awards": rows}
+    # Shallow: engines never change the sheet they are given (apply_edit copies first).
+    return dict(sheet) | {"xp_awards": rows}
 
 
 def carried_at_finish(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> int:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulesets.core import InvalidEdit, resolve_settings
+from rulesets.core.edits import copy_sheet
 from rulesets.core.parsing import (
     parse_choice,
     parse_flag,
@@ -106,7 +106,7 @@ def _dice(
 def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping[str, Any]) -> dict:
     """Return a new sheet with one trait changed from the raw string a form submitted."""
     settings = resolve_settings(SETTINGS, settings)
-    new = copy.deepcopy(dict(sheet))
+    new = copy_sheet(dict(sheet))
     parts = str(trait).split(".")
     handler = _HANDLERS.get(parts[0])
     if handler is None:

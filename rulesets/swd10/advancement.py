@@ -59,9 +59,8 @@ def without_earned(sheet: Mapping[str, Any]) -> dict:
 
 def with_ledger(sheet: Mapping[str, Any], figures: LedgerFigures) -> dict:
     """A copy of the sheet whose earned XP is the ledger's, for checks and prices."""
-    new = copy.deepcopy(dict(sheet))
-    new["info"]["experience"] = figures.earned
-    return new
+    # Only the part that changes is copied: engines never change the sheet they are given.
+    return dict(sheet) | {"info": dict(sheet.get("info", {}), experience=figures.earned)}
 
 
 def carried_at_finish(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> int:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulesets.core import InvalidEdit, Stage, resolve_settings
+from rulesets.core.edits import copy_sheet
 from rulesets.core.parsing import (
     parse_choice,
     parse_flag,
@@ -303,7 +304,7 @@ def _follow_willpower(old: Mapping[str, Any], new: dict) -> None:
 def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping[str, Any]) -> dict:
     """Return a copy of `sheet` with one trait set from the raw submitted text."""
     settings = resolve_settings(SETTINGS, settings)
-    new = copy.deepcopy(dict(sheet))
+    new = copy_sheet(dict(sheet))
     section, _, rest = trait.partition(".")
     head, _, tail = rest.partition(".")
     numbers = number_traits(new, settings)

@@ -60,9 +60,8 @@ def with_ledger(sheet: Mapping[str, Any], figures: LedgerFigures) -> dict:
     creation the sheet's own starting points are still the player's to set."""
     if sheet.get("stage") != "play":
         return dict(sheet)
-    new = copy.deepcopy(dict(sheet))
-    new["points"]["character"] = figures.balance
-    return new
+    # Only the part that changes is copied: engines never change the sheet they are given.
+    return dict(sheet) | {"points": dict(sheet["points"], character=figures.balance)}
 
 
 def carried_at_finish(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> int:

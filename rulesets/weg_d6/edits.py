@@ -27,12 +27,12 @@ Trait keys (raw is what the form submits):
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulesets.core import DieCode, InvalidEdit, resolve_settings
 from rulesets.core.diecode import DieCodeError
+from rulesets.core.edits import copy_sheet
 from rulesets.core.parsing import (
     parse_choice,
     parse_code,
@@ -107,7 +107,7 @@ EQUIPMENT_NOUN = "droid item"
 def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping[str, Any]) -> dict:
     """Return a new sheet with one trait changed, or raise InvalidEdit saying why not."""
     settings = resolve_settings(SETTINGS, settings)
-    new = copy.deepcopy(dict(sheet))
+    new = copy_sheet(dict(sheet))
     head, _, rest = (trait or "").partition(".")
     handler = _HANDLERS.get(head)
     if handler is None:

@@ -258,6 +258,14 @@ def _amount(raw: Any, *, signed: bool = False) -> int:
     return amount
 
 
+def _entry_for(character: Character, **fields: Any) -> LedgerEntry:
+    """Write one ledger entry of this character, and drop the sums kept on the instance
+    (`figures`), which no longer hold: the next ask sums the ledger again."""
+    for name in ("ledger_earned", "ledger_spent", "ledger_carried"):
+        character.__dict__.pop(name, None)
+    return LedgerEntry.objects.create(character=character, **fields)
+
+
 def _write(
     character: Character,
     user: AbstractBaseUser,
@@ -275,8 +283,8 @@ def _write(
     character.version += 1
     character.save(update_fields=fields)
     _record(character, user, summary, before)
-    return LedgerEntry.objects.create(
-        character=character,
+    return _entry_for(
+        character,
         author=user,
         campaign_id=character.campaign_id,
         version=character.version,
@@ -588,8 +596,8 @@ def correct_trait(
         )
         if worth:
             # Booked at the same version: one write, two lines.
-            LedgerEntry.objects.create(
-                character=character,
+            _entry_for(
+                character,
                 author=user,
                 campaign_id=character.campaign_id,
                 version=character.version,
@@ -951,8 +959,8 @@ def creation_left_over(character: Character, finished: dict, user: AbstractBaseU
     carried = advancement.carried_at_finish(finished, _settings(character))
     delta = carried - figures(character).carried
     if delta:
-        LedgerEntry.objects.create(
-            character=character,
+        _entry_for(
+            character,
             author=user,
             campaign_id=character.campaign_id,
             version=character.version,
@@ -1003,8 +1011,8 @@ def adopt_sheet_figures(character: Character, user: AbstractBaseUser | None) -> 
                 {"kind": Kind.PURCHASE, "amount": -spent, "reason": "Raises bought before"}
             )
     for entry in found:
-        LedgerEntry.objects.create(
-            character=character,
+        _entry_for(
+            character,
             author=user,
             campaign_id=character.campaign_id,
             version=character.version,

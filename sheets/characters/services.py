@@ -26,6 +26,7 @@ from sheets.characters.history import (  # noqa: F401
     changed_paths,
     enforce_caps,
 )
+from sheets.characters.layouts.base import sheet_state
 from sheets.characters.models import (
     Character,
     GMNote,
@@ -281,27 +282,25 @@ def _play_refusals(
     """Refuse, in play, any plain edit that raises a value or spends: every raise is a
     purchase. Finishing creation is refused while the sheet breaks a rule."""
     ruleset = get_ruleset(character.system)
-    settings = resolve_settings(
-        ruleset.SETTINGS,
-        chosen if character.campaign_id is None else character.readings_in_force,
-    )
+    readings = chosen if character.campaign_id is None else character.readings_in_force
     stage_before, stage_after = character.sheet.get(STAGE_TRAIT), sheet.get(STAGE_TRAIT)
     known = ledger.figures(character)
     advancement = ledger.advancement_for(character.system)
     if stage_before != Stage.PLAY and stage_after == Stage.PLAY:
         creating = dict(sheet, **{STAGE_TRAIT: Stage.CREATION.value})
-        problems = ruleset.check(advancement.with_ledger(creating, known), settings).errors
-        if problems:
-            reasons = " ".join(problem.message for problem in problems[:3])
+        problems = sheet_state(ruleset, advancement.with_ledger(creating, known), readings)
+        if problems.report.errors:
+            reasons = " ".join(problem.message for problem in problems.report.errors[:3])
             return {STAGE_TRAIT: f"Creation cannot finish while the sheet breaks a rule: {reasons}"}
         return {}
     if stage_before != Stage.PLAY or stage_after != Stage.PLAY:
         return {}
-    old = advancement.with_ledger(character.sheet, known)
-    new = advancement.with_ledger(sheet, known)
-    after = {row.key: row for row in ruleset.trait_rows(new, settings)}
+    # The same answers the edit response draws from, computed once for both.
+    old = sheet_state(ruleset, advancement.with_ledger(character.sheet, known), readings)
+    new = sheet_state(ruleset, advancement.with_ledger(sheet, known), readings)
+    after = {row.key: row for row in new.rows}
     errors: dict[str, str] = {}
-    for row in ruleset.trait_rows(old, settings):
+    for row in old.rows:
         if row.next_cost is None or row.key not in after or not _raised(row, after[row.key]):
             continue
         errors[row.key] = (
@@ -310,8 +309,7 @@ def _play_refusals(
         )
     if errors:
         return errors
-    spent_before = ruleset.status(old, settings).unspent
-    spent_after = ruleset.status(new, settings).unspent
+    spent_before, spent_after = old.status.unspent, new.status.unspent
     if spent_before is not None and spent_after is not None and spent_after < spent_before:
         first = next(iter(edits))
         return {

@@ -327,9 +327,10 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, _keep_figures(character), access, refused.errors, edits)
     except StaleVersion as stale:
         return _conflict(request, *character_for(request.user, pk), str(stale))
-    # The edit may have written to the ledger (a paid raise, what finishing creation leaves):
-    # sum it again rather than track which edits do.
-    _keep_figures(character)
+    # An edit that wrote to the ledger (a paid raise, what finishing creation leaves) dropped
+    # the sums kept on the instance: only then is the ledger summed again.
+    if "ledger_earned" not in character.__dict__:
+        _keep_figures(character)
     access = character_access(request.user, character)
     if request.htmx:
         if stored[0] != expected:

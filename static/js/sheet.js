@@ -3,7 +3,7 @@
 // swaps, and the page title after a rename.
 (function () {
   "use strict";
-  var lastFocusId = null;
+  var lastFocus = null;
 
   document.addEventListener("htmx:configRequest", function (event) {
     var form = event.detail.elt;
@@ -39,9 +39,17 @@
   });
 
   // Remember the last control focused: a clicked button is disabled while its request
-  // runs (hx-disabled-elt), which drops the focus to the page before any swap.
+  // runs (hx-disabled-elt), which drops the focus to the page before any swap. A dot has
+  // no id (it would weigh on every row): its name and value find it again.
   document.addEventListener("focusin", function (event) {
-    if (event.target && event.target.id) lastFocusId = event.target.id;
+    var field = event.target;
+    if (!field) return;
+    if (field.id) {
+      lastFocus = "#" + CSS.escape(field.id);
+    } else if (field.type === "radio" && field.name && field.form && field.form.id) {
+      lastFocus = "#" + CSS.escape(field.form.id) + ' input[name="' + CSS.escape(field.name)
+        + '"][value="' + CSS.escape(field.value) + '"]';
+    }
   });
 
   // After an "add" row's item was added (no refusal came back), empty its text boxes so
@@ -58,6 +66,20 @@
     });
   });
 
+  // An edit response sends only what changed since the page was drawn, which never
+  // includes a refusal shown by an earlier response: clear those before it lands, and any
+  // refusal that still holds comes back in it.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.elt || event.detail.elt.id !== "sheet-form") return;
+    document.querySelectorAll("#sheet-form .error[role=alert]").forEach(function (message) {
+      message.remove();
+    });
+    document.querySelectorAll('#sheet-form [aria-invalid="true"]').forEach(function (field) {
+      field.removeAttribute("aria-invalid");
+      field.removeAttribute("aria-describedby");
+    });
+  });
+
   document.addEventListener("htmx:afterSettle", function () {
     var title = document.getElementById("sheet-title");
     if (title && title.dataset.documentTitle) document.title = title.dataset.documentTitle;
@@ -68,10 +90,10 @@
         input.value = version.value;
       });
     }
-    if (!lastFocusId) return;
+    if (!lastFocus) return;
     var active = document.activeElement;
     if (active && active !== document.body) return;
-    var again = document.getElementById(lastFocusId);
+    var again = document.querySelector(lastFocus);
     if (again) again.focus({ preventScroll: true });
   });
 })();

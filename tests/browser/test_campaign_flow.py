@@ -44,7 +44,9 @@ def player_page(new_context, live_server, player, password) -> Page:
 
 def click_dot(page: Page, label: str, value: int, version: int) -> None:
     """Set a dotted trait and wait until the server has stored it (the version moved on)."""
-    page.get_by_role("radio", name=f"{label} {value}", exact=True).click()
+    page.get_by_role("group", name=label, exact=True).get_by_role(
+        "radio", name=str(value), exact=True
+    ).click()
     expect(page.locator("#sheet-version")).to_have_value(str(version))
 
 
@@ -183,23 +185,23 @@ def test_a_gm_and_a_player_edit_different_traits_of_one_open_sheet_and_both_stay
 
     # The player raises Strength; the GM's page, still at version 1, knows nothing of it.
     click_dot(player, "Strength", 3, version=2)
-    expect(gm.locator("#trait-attr-strength-1")).to_be_checked()
+    expect(gm.locator('#trait-attr-strength [value="1"]')).to_be_checked()
 
     # The GM sets Power from version 1: a different trait, so it merges instead of
     # conflicting, and the GM's page now shows the player's Strength too.
     click_dot(gm, "Power", 3, version=3)
     expect(gm.locator(".merged")).to_have_text("Also shows changes by luke.")
     expect(gm.locator(".conflict")).to_have_count(0)
-    expect(gm.locator("#trait-attr-strength-3")).to_be_checked()
-    expect(gm.locator("#trait-power-3")).to_be_checked()
+    expect(gm.locator('#trait-attr-strength [value="3"]')).to_be_checked()
+    expect(gm.locator('#trait-power [value="3"]')).to_be_checked()
 
     # The player's next edit, from version 2, brings the GM's Power onto their page.
     click_dot(player, "Dexterity", 2, version=4)
     expect(player.locator(".merged")).to_have_text("Also shows changes by gm_yoda.")
     expect(player.locator(".conflict")).to_have_count(0)
-    expect(player.locator("#trait-power-3")).to_be_checked()
-    expect(player.locator("#trait-attr-strength-3")).to_be_checked()
-    expect(player.locator("#trait-attr-dexterity-2")).to_be_checked()
+    expect(player.locator('#trait-power [value="3"]')).to_be_checked()
+    expect(player.locator('#trait-attr-strength [value="3"]')).to_be_checked()
+    expect(player.locator('#trait-attr-dexterity [value="2"]')).to_be_checked()
 
     swd10_character.refresh_from_db()
     assert swd10_character.version == 4
@@ -209,7 +211,7 @@ def test_a_gm_and_a_player_edit_different_traits_of_one_open_sheet_and_both_stay
     # A refresh shows every change on the GM's page as well.
     gm.reload()
     expect(gm.locator("#sheet-version")).to_have_value("4")
-    expect(gm.locator("#trait-attr-dexterity-2")).to_be_checked()
+    expect(gm.locator('#trait-attr-dexterity [value="2"]')).to_be_checked()
 
 
 def test_each_side_of_the_table_finds_the_others_rows_disabled(
@@ -219,19 +221,33 @@ def test_each_side_of_the_table_finds_the_others_rows_disabled(
     player = player_page
     player.goto(sheet_url)
     # Power and awarded Experience are the GM's at a table: shown, not offered.
-    expect(player.get_by_role("radio", name="Power 3", exact=True)).to_be_disabled()
+    expect(
+        player.get_by_role("group", name="Power", exact=True).get_by_role(
+            "radio", name="3", exact=True
+        )
+    ).to_be_disabled()
     expect(player.locator("#trait-power")).to_contain_text("Set by the GM at this table")
     expect(player.locator("#input-trait-info-experience")).to_be_disabled()
-    expect(player.get_by_role("radio", name="Strength 3", exact=True)).to_be_enabled()
+    expect(
+        player.get_by_role("group", name="Strength", exact=True).get_by_role(
+            "radio", name="3", exact=True
+        )
+    ).to_be_enabled()
     expect(player.locator("#input-character-name")).to_be_enabled()
 
     gm = gm_page
     gm.goto(sheet_url)
     # The player's rows are theirs: the GM sees them but cannot click them.
-    expect(gm.get_by_role("radio", name="Strength 3", exact=True)).to_be_disabled()
+    expect(
+        gm.get_by_role("group", name="Strength", exact=True).get_by_role(
+            "radio", name="3", exact=True
+        )
+    ).to_be_disabled()
     expect(gm.locator("#trait-attr-strength")).to_contain_text("The player's to set")
     expect(gm.locator("#input-character-name")).to_be_disabled()
-    expect(gm.get_by_role("radio", name="Power 3", exact=True)).to_be_enabled()
+    expect(
+        gm.get_by_role("group", name="Power", exact=True).get_by_role("radio", name="3", exact=True)
+    ).to_be_enabled()
     # Experience is the ledger's, for the GM too: locked, with the way to the ledger.
     expect(gm.locator("#input-trait-info-experience")).to_be_disabled()
     expect(
@@ -239,8 +255,12 @@ def test_each_side_of_the_table_finds_the_others_rows_disabled(
     ).to_be_visible()
 
     # A disabled dot clicked anyway (forced past the browser's refusal) changes nothing.
-    player.get_by_role("radio", name="Power 3", exact=True).click(force=True)
-    gm.get_by_role("radio", name="Strength 3", exact=True).click(force=True)
+    player.get_by_role("group", name="Power", exact=True).get_by_role(
+        "radio", name="3", exact=True
+    ).click(force=True)
+    gm.get_by_role("group", name="Strength", exact=True).get_by_role(
+        "radio", name="3", exact=True
+    ).click(force=True)
     expect(player.locator("#sheet-version")).to_have_value("1")
     expect(gm.locator("#sheet-version")).to_have_value("1")
     swd10_character.refresh_from_db()
@@ -307,7 +327,9 @@ def test_a_player_who_fixes_a_submitted_sheet_can_submit_the_fix_without_a_reloa
     # A reload offers it (checked first, so the refusal below is the htmx answer's alone).
     player.reload()
     expect(submit).to_be_visible()
-    player.get_by_role("radio", name="Strength 3", exact=True).click()
+    player.get_by_role("group", name="Strength", exact=True).get_by_role(
+        "radio", name="3", exact=True
+    ).click()
     expect(player.locator("#sheet-version")).to_have_value("3")
     player.get_by_role("button", name="Submit to the GM").click()
     expect(player.locator("#review-label")).to_have_text("Submitted")

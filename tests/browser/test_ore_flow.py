@@ -39,8 +39,10 @@ def test_a_player_builds_a_jedi_with_a_hard_die_and_a_stunt_marks_wounds_and_pri
     spent = page.locator("#pool-points .spent")
     left = page.locator("#pool-points .left")
     expect(left).to_have_text("150")
-    page.get_by_role("radio", name="Coordination 3", exact=True).check()
-    expect(page.locator("#trait-stat-coordination-3")).to_be_checked()
+    page.get_by_role("group", name="Coordination", exact=True).get_by_role(
+        "radio", name="3", exact=True
+    ).check()
+    expect(page.locator('#trait-stat-coordination [value="3"]')).to_be_checked()
     expect(spent).to_have_text("10")
 
     # A Force power with a hard die: Energy Manipulation 2d+1hd.
@@ -129,23 +131,27 @@ def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
     page.reload()
     spent = page.locator("#pool-points .spent")
     expect(spent).to_have_text("152")
-    page.locator("#trait-stat-body-2").focus()
+    page.locator('#trait-stat-body [value="2"]').focus()
     # One Tab moves past all the dots of Body to its roll link, the next to the row below.
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.className") == "roll-link"
     page.keyboard.press("Tab")  # past Body's roll link
-    assert page.evaluate("document.activeElement.id") == "trait-stat-coordination-4"
+    assert page.evaluate("document.activeElement.matches('#trait-stat-coordination [value=\"4\"]')")
     page.keyboard.press("ArrowRight")
     expect(spent).to_have_text("157")
-    expect(page.locator("#trait-stat-coordination-5")).to_be_checked()
+    expect(page.locator('#trait-stat-coordination [value="5"]')).to_be_checked()
     expect(page.locator("#sheet-version")).to_have_value("3")
     # The row was swapped, and the focus stayed on the dot just chosen.
-    page.wait_for_function("document.activeElement.id === 'trait-stat-coordination-5'")
+    page.wait_for_function(
+        "document.activeElement.matches('#trait-stat-coordination [value=\"5\"]')"
+    )
     expect(page.locator("#trait-skill-lightsaber")).to_contain_text("Rolls 8d with Coordination.")
     page.keyboard.press("ArrowLeft")
     expect(spent).to_have_text("152")
     expect(page.locator("#sheet-version")).to_have_value("4")
-    page.wait_for_function("document.activeElement.id === 'trait-stat-coordination-4'")
+    page.wait_for_function(
+        "document.activeElement.matches('#trait-stat-coordination [value=\"4\"]')"
+    )
     character.refresh_from_db()
     assert character.sheet["stats"]["coordination"] == 4
 

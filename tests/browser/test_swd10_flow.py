@@ -33,18 +33,24 @@ def test_a_new_player_builds_a_swd10_character_and_prints_it(live_server, page: 
 
     physical_left = page.locator("#pool-attributesphysical .left")
     expect(physical_left).to_have_text("6")
-    page.get_by_role("radio", name="Dexterity 4").click()
-    expect(page.locator("#trait-attr-dexterity-4")).to_be_checked()
+    page.get_by_role("group", name="Dexterity", exact=True).get_by_role(
+        "radio", name="4", exact=True
+    ).click()
+    expect(page.locator('#trait-attr-dexterity [value="4"]')).to_be_checked()
     expect(physical_left).to_have_text("3")
 
     # A lower dot lowers it again.
-    page.get_by_role("radio", name="Dexterity 3").click()
-    expect(page.locator("#trait-attr-dexterity-3")).to_be_checked()
+    page.get_by_role("group", name="Dexterity", exact=True).get_by_role(
+        "radio", name="3", exact=True
+    ).click()
+    expect(page.locator('#trait-attr-dexterity [value="3"]')).to_be_checked()
     expect(physical_left).to_have_text("4")
 
     # Rapid clicks queue up rather than tripping the version check.
-    for label in ("Acrobatics 3", "Dodge 4", "Brawl 2"):
-        page.get_by_role("radio", name=label, exact=True).click()
+    for label, value in (("Acrobatics", "3"), ("Dodge", "4"), ("Brawl", "2")):
+        page.get_by_role("group", name=label, exact=True).get_by_role(
+            "radio", name=value, exact=True
+        ).click()
     expect(page.locator("#trait-abil-dodge")).to_contain_text(
         "Dodge is 4; no ability may be above 3 at creation."
     )
@@ -81,12 +87,16 @@ def test_two_tabs_editing_the_same_sheet_get_the_conflict_message(live_server, p
     other_tab = page.context.new_page()
     other_tab.goto(sheet_url)
 
-    other_tab.get_by_role("radio", name="Wits 3").click()
-    expect(other_tab.locator("#trait-attr-wits-3")).to_be_checked()
+    other_tab.get_by_role("group", name="Wits", exact=True).get_by_role(
+        "radio", name="3", exact=True
+    ).click()
+    expect(other_tab.locator('#trait-attr-wits [value="3"]')).to_be_checked()
 
-    page.get_by_role("radio", name="Wits 2").click()
+    page.get_by_role("group", name="Wits", exact=True).get_by_role(
+        "radio", name="2", exact=True
+    ).click()
     expect(page.locator(".conflict")).to_contain_text("This sheet was changed elsewhere")
-    expect(page.locator("#trait-attr-wits-3")).to_be_checked()
+    expect(page.locator('#trait-attr-wits [value="3"]')).to_be_checked()
     character.refresh_from_db()
     assert character.sheet["attributes"]["wits"] == 3
 
@@ -101,7 +111,9 @@ def test_rapid_clicks_on_several_rows_all_arrive(live_server, page: Page, player
     page.goto(f"{live_server.url}/characters/{character.pk}/")
     clicks = {"Strength": 3, "Dexterity": 4, "Stamina": 2, "Dodge": 2, "Brawl": 3, "Stealth": 1}
     for label, value in clicks.items():
-        page.get_by_role("radio", name=f"{label} {value}", exact=True).click()
+        page.get_by_role("group", name=label, exact=True).get_by_role(
+            "radio", name=str(value), exact=True
+        ).click()
     expect(page.locator("#sheet-version")).to_have_value(str(1 + len(clicks)))
     character.refresh_from_db()
     values = character.sheet["attributes"] | character.sheet["abilities"]
@@ -130,22 +142,22 @@ def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
     expect(physical_spent).to_have_text("6")
     page.focus("#input-trait-prio-attributes-physical")
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "trait-attr-strength-2"
+    assert page.evaluate("document.activeElement.matches('#trait-attr-strength [value=\"2\"]')")
     # One Tab moves past all five dots of Strength, to its roll link; the next to the row
     # below.
     page.keyboard.press("Tab")
     expect(page.locator("#trait-attr-strength .roll-link")).to_be_focused()
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "trait-attr-dexterity-4"
+    assert page.evaluate("document.activeElement.matches('#trait-attr-dexterity [value=\"4\"]')")
     page.keyboard.press("ArrowRight")
     expect(physical_spent).to_have_text("7")
-    expect(page.locator("#trait-attr-dexterity-5")).to_be_checked()
+    expect(page.locator('#trait-attr-dexterity [value="5"]')).to_be_checked()
     expect(page.locator("#sheet-version")).to_have_value("2")
     # The row was swapped, and the focus stayed on the dot just chosen.
-    page.wait_for_function("document.activeElement.id === 'trait-attr-dexterity-5'")
+    page.wait_for_function("document.activeElement.matches('#trait-attr-dexterity [value=\"5\"]')")
     page.keyboard.press("ArrowLeft")
     expect(physical_spent).to_have_text("6")
     expect(page.locator("#sheet-version")).to_have_value("3")
-    page.wait_for_function("document.activeElement.id === 'trait-attr-dexterity-4'")
+    page.wait_for_function("document.activeElement.matches('#trait-attr-dexterity [value=\"4\"]')")
     character.refresh_from_db()
     assert character.sheet["attributes"]["dexterity"] == 4

@@ -41,9 +41,11 @@ def test_a_player_builds_a_legal_hero_and_prints_it(live_server, page: Page, mak
     page.get_by_role("button", name="Create").click()
 
     for label, value in DOTS.items():
-        page.get_by_role("radio", name=f"{label} {value}", exact=True).click()
+        page.get_by_role("group", name=label, exact=True).get_by_role(
+            "radio", name=str(value), exact=True
+        ).click()
     # Willpower follows Wits at creation (L296): Wits 2 set it to 3 without a click.
-    expect(page.locator("#trait-willpower-3")).to_be_checked()
+    expect(page.locator('#trait-willpower [value="3"]')).to_be_checked()
 
     add(page, "Add a merit or flaw", "force_sensitivity")
     expect(page.locator("#section-merits-body")).to_contain_text("Force Sensitivity")

@@ -200,6 +200,24 @@ def test_an_unknown_trait_is_refused_and_labelled_as_itself(key):
 
 
 @pytest.mark.parametrize("key", KEYS)
+def test_reading_a_sheet_never_changes_it(key):
+    """The app hands the engines shallow copies of a stored sheet (the ledger's figures laid
+    over it), so no engine function may change what it reads, however deep."""
+    ruleset = get_ruleset(key)
+    chosen = _defaults(ruleset)
+    for sheet in _sheets(ruleset):
+        before = copy.deepcopy(sheet)
+        ruleset.check(sheet, chosen)
+        ruleset.derived(sheet, chosen)
+        ruleset.status(sheet, chosen)
+        for row in ruleset.trait_rows(sheet, chosen):
+            if row.next_cost is not None:
+                ruleset.advance_cost(sheet, row.key, int(row.value) + 1, chosen)
+        assert ruleset.rollables(sheet, chosen)
+        assert sheet == before
+
+
+@pytest.mark.parametrize("key", KEYS)
 def test_apply_edit_never_mutates_the_sheet_it_is_given(key):
     ruleset = get_ruleset(key)
     chosen = _defaults(ruleset)

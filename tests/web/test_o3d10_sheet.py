@@ -17,6 +17,7 @@ from rulesets.o3d10.rules import health_state
 from sheets.characters.layouts.o3d10 import _health_bands
 from sheets.characters.models import Revision
 from sheets.characters.services import character_create
+from tests.swaps import after_swaps, markup_of
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +46,14 @@ def sheet_page(client, character) -> str:
     response = client.get(reverse("character_sheet", args=[character.pk]))
     assert response.status_code == 200
     return response.content.decode()
+
+
+def edit_page(client, character, data) -> str:
+    """Edit through htmx and read the page as the browser shows it once the response is in."""
+    before = sheet_page(client, character)
+    response = edit(client, character, data, **HTMX)
+    assert response.status_code == 200
+    return markup_of(after_swaps(before, response.content.decode()))
 
 
 def part(text: str, dom_id: str) -> str:
@@ -214,8 +223,8 @@ def test_raising_strength_swaps_its_row_and_the_panels_it_feeds_only(player_clie
         "trait-stat-strength",
         # Strength moves the health thresholds and maximum HP, and the melee pool.
         "section-health-body",
-        "section-status-body",
-        "section-rolls-body",
+        "status",
+        "roll-melee",
     }
     assert 'id="sheet-version" value="2" hx-swap-oob="true"' in text
     assert 'class="spent">7<' in part(text, "budget")
@@ -229,19 +238,22 @@ def test_raising_strength_swaps_its_row_and_the_panels_it_feeds_only(player_clie
     ("data", "swaps"),
     [
         ({"only": "info.species", "info.species": "Zabrak"}, {"trait-info-species"}),
-        ({"only": "info.notes", "info.notes": "Owes Jabba.\nTwice."}, {"section-notes-body"}),
+        ({"only": "info.notes", "info.notes": "Owes Jabba.\nTwice."}, {"trait-info-notes"}),
         ({"only": "xp.earned", "xp.earned": "5"}, {"trait-xp-earned"}),
         (
             {"only": "defense.bonus", "defense.bonus": "2"},
-            # The whole panel, the bonus row in it.
-            {"section-combat-body", "section-status-body"},
+            # The whole panel, the bonus row in it, and the status line's Defense.
+            {"section-combat-body", "status"},
         ),
         # A new weapon is a new card, and a new line of attacks among the rolls.
         ({"edit": "weapon.add=knife"}, {"section-gear-body", "section-rolls-body"}),
         (
             {"edit": "force.sensitive=yes"},
-            {"trait-force-sensitive", "section-rolls-body"}
-            | {f"trait-skill-{skill.slug}" for skill in SKILLS if skill.force},
+            # The Force skills' rows and their rolls, no longer locked.
+            {"trait-force-sensitive"}
+            | {f"trait-skill-{skill.slug}" for skill in SKILLS if skill.force}
+            | {f"roll-{skill.slug}" for skill in SKILLS if skill.force}
+            | {"roll-force_healing"},
         ),
     ],
 )
@@ -254,13 +266,12 @@ def test_an_edit_swaps_only_the_rows_and_panels_it_moved(player_client, blank, d
 
 
 def test_notes_keep_their_line_breaks_in_a_box(player_client, blank):
-    response = edit(
+    page = edit_page(
         player_client,
         blank,
         {"only": "info.notes", "info.notes": "Owes Jabba.\nTwice.", "version": 1},
-        **HTMX,
     )
-    assert "<textarea" in part(response.content.decode(), "section-notes-body")
+    assert "<textarea" in part(page, "section-notes-body")
     blank.refresh_from_db()
     assert blank.sheet["info"]["notes"] == "Owes Jabba.\nTwice."
 
@@ -291,10 +302,9 @@ def test_a_rename_swaps_the_title(player_client, blank):
     ],
 )
 def test_changing_hp_shows_the_health_state_at_each_boundary(player_client, demo, hp, state):
-    response = edit(
-        player_client, demo, {"only": "hp.current", "hp.current": str(hp), "version": 1}, **HTMX
+    text = edit_page(
+        player_client, demo, {"only": "hp.current", "hp.current": str(hp), "version": 1}
     )
-    text = response.content.decode()
     health = part(text, "section-health-body")
     assert f'data-state="{state}"' in health
     assert re.search(r'class="band band-' + state + r' current"', health)
@@ -306,8 +316,10 @@ def test_each_state_explains_what_it_does(player_client, demo):
     wounded = part(sheet_page(player_client, demo), "section-health-body")
     for note in o3d10.derived(demo.sheet, settings)["health"]["notes"]:
         assert note in wounded
-    response = edit(player_client, demo, {"edit": "hp.current=-2", "version": 1}, **HTMX)
-    unconscious = part(response.content.decode(), "section-health-body")
+    unconscious = part(
+        edit_page(player_client, demo, {"edit": "hp.current=-2", "version": 1}),
+        "section-health-body",
+    )
     knocked_out = o3d10.apply_edit(demo.sheet, "hp.current", "-2", settings)
     for note in o3d10.derived(knocked_out, settings)["health"]["notes"]:
         assert unescape(note).replace("'", "&#x27;") in unconscious or note in unconscious
@@ -316,13 +328,10 @@ def test_each_state_explains_what_it_does(player_client, demo):
         player_client, demo, {"only": "hp.bleed", "hp.bleed": "4", "version": 2}, **HTMX
     )
     assert 'name="hp.current" value="-6"' in response.content.decode()
-    response = edit(
-        player_client,
-        demo,
-        {"only": "hp.stabilised", "hp.stabilised": "yes", "version": 3},
-        **HTMX,
+    page = edit_page(
+        player_client, demo, {"only": "hp.stabilised", "hp.stabilised": "yes", "version": 3}
     )
-    assert 'name="hp.bleed"' not in part(response.content.decode(), "section-health-body")
+    assert 'name="hp.bleed"' not in part(page, "section-health-body")
     demo.refresh_from_db()
     assert (demo.sheet["hp"], demo.sheet["stabilised"]) == (-6, True)
 
@@ -334,8 +343,10 @@ def test_the_one_step_buttons_and_the_damage_and_heal_verbs_move_hp(player_clien
     edit(player_client, demo, {"only": "hp.damage", "hp.damage": "5", "version": 2}, **HTMX)
     demo.refresh_from_db()
     assert demo.sheet["hp"] == -3
-    response = edit(player_client, demo, {"only": "hp.heal", "hp.heal": "40", "version": 3}, **HTMX)
-    health = part(response.content.decode(), "section-health-body")
+    health = part(
+        edit_page(player_client, demo, {"only": "hp.heal", "hp.heal": "40", "version": 3}),
+        "section-health-body",
+    )
     assert 'data-state="normal"' in health
     # The amount boxes come back empty, ready for the next hit.
     assert 'name="hp.heal" type="number" inputmode="numeric" size="3" value=""' in health
@@ -344,11 +355,11 @@ def test_the_one_step_buttons_and_the_damage_and_heal_verbs_move_hp(player_clien
 
 
 def test_luck_is_used_once_a_day_and_the_new_day_button_resets_it(player_client, blank):
-    response = edit(player_client, blank, {"edit": "luck.use=1", "version": 1}, **HTMX)
-    combat = part(response.content.decode(), "section-combat-body")
+    page = edit_page(player_client, blank, {"edit": "luck.use=1", "version": 1})
+    combat = part(page, "section-combat-body")
     assert 'id="luck-left">0<' in combat
-    response = edit(player_client, blank, {"edit": "luck.new_day=1", "version": 2}, **HTMX)
-    combat = part(response.content.decode(), "section-combat-body")
+    page = edit_page(player_client, blank, {"edit": "luck.new_day=1", "version": 2})
+    combat = part(page, "section-combat-body")
     assert "Day 2:" in combat and 'id="luck-left">1<' in combat
 
 
@@ -367,10 +378,11 @@ def test_custom_skills_weapons_and_armor_rows_come_and_go(player_client, blank):
         {"only": "armor.add", "armor.add": "Flight suit", "armor.add.1": "1"},
         {"only": "armor.0.worn", "armor.0.worn": "no"},
     ):
+        before = sheet_page(player_client, blank)
         response = edit(player_client, blank, data | {"version": version}, **HTMX)
         assert 'role="alert"' not in response.content.decode(), data
         version += 1
-    text = response.content.decode()
+    text = markup_of(after_swaps(before, response.content.decode()))
     assert 'id="absorption-value">1<' in text  # only the flight suit is worn
     blank.refresh_from_db()
     assert blank.sheet["custom_skills"][0] | {"rank": 0} == {
@@ -383,14 +395,10 @@ def test_custom_skills_weapons_and_armor_rows_come_and_go(player_client, blank):
     gear = part(sheet_page(player_client, blank), "section-gear-body")
     assert 'value="Lightsaber"' in gear and 'value="1d8+1"' in gear
     assert 'value="weapon.remove=1"' in gear and 'value="armor.remove=1"' in gear
-    response = edit(
-        player_client, blank, {"edit": "skill.remove=pilot", "version": version}, **HTMX
-    )
-    assert 'id="trait-skill-pilot"' not in part(response.content.decode(), "section-skills-body")
-    response = edit(
-        player_client, blank, {"edit": "weapon.remove=0", "version": version + 1}, **HTMX
-    )
-    gear = part(response.content.decode(), "section-gear-body")
+    page = edit_page(player_client, blank, {"edit": "skill.remove=pilot", "version": version})
+    assert 'id="trait-skill-pilot"' not in part(page, "section-skills-body")
+    page = edit_page(player_client, blank, {"edit": "weapon.remove=0", "version": version + 1})
+    gear = part(page, "section-gear-body")
     assert 'value="Lightsaber"' not in gear and 'name="weapon.0.name" value="Vibroblade"' in gear
     blank.refresh_from_db()
     assert [w["name"] for w in blank.sheet["weapons"]] == ["Vibroblade"]

@@ -113,9 +113,11 @@ def test_the_six_stats_are_dots_with_their_maximum_and_the_next_die_price(player
     ):
         row = element(html, f"trait-stat-{slug}")
         assert checked_dot(row) == str(dice) and f">{label}</legend>" in row
-        assert len(re.findall(r'class="dot filled"', row)) == dice
-        # One radio per die from 1d to the engine's maximum, 5d for a human.
-        assert row.count('type="radio"') == 5 and f'aria-label="{label} 5"' in row
+        # The dots up to the checked one are drawn filled.
+        assert row[: row.index(" checked")].count('type="radio"') == dice
+        # One radio per die from 1d to the engine's maximum, 5d for a human, each named by
+        # its value inside the stat's group.
+        assert row.count('type="radio"') == 5 and 'value="5" aria-label="5"' in row
         assert "At most 5d" in row
         assert "next: 5 XP" in row  # in play, the same price is paid in XP
 
@@ -318,7 +320,14 @@ def test_a_stat_dot_swaps_its_row_the_willpower_it_feeds_and_the_budget(player_c
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     ids = oob_ids(html)
-    assert {"sheet-version", "budget", "trait-stat-cool", "section-secondary-body"} <= ids
+    # Willpower follows Cool: its figure in the secondary panel and its row.
+    assert {
+        "sheet-version",
+        "budget",
+        "trait-stat-cool",
+        "willpower",
+        "trait-willpower-current",
+    } <= ids
     assert "section-stats-body" not in ids and "trait-stat-body" not in ids
     assert 'id="sheet-version" value="2"' in html
     assert '<td class="spent">10</td><td class="left">140</td>' in html
@@ -383,7 +392,8 @@ def test_a_wound_box_cycles_from_empty_to_shock_to_damage_and_back(player_client
             player_client, jedi, {"edit": "wound.torso.1=cycle", "version": version}, **HTMX
         )
         html = response.content.decode()
-        assert "section-wounds-body" in oob_ids(html)
+        # The box's location row (its state may move too), not the whole table.
+        assert "location-torso" in oob_ids(html) and "section-wounds-body" not in oob_ids(html)
         jedi.refresh_from_db()
         marks.append(jedi.sheet["wounds"]["torso"][1])
         box = re.search(r'<button[^>]*value="wound\.torso\.1=cycle"[^>]*>([^<]*)</button>', html)
@@ -418,9 +428,12 @@ def test_armor_picked_from_the_catalog_sets_the_rating_of_the_locations_it_cover
         player_client, jedi, {"only": "armor.add", "armor.add": "Blast vest", "version": 1}, **HTMX
     )
     html = response.content.decode()
-    assert {"section-gear-body", "section-wounds-body"} <= oob_ids(html)
+    # The armor covers the torso only: that location's rating changes, no other.
+    assert {"section-gear-body", "location-torso"} <= oob_ids(html)
+    assert "location-head" not in oob_ids(html)
     assert '<td class="ar">3</td>' in element(html, "location-torso")
-    assert '<td class="ar">0</td>' in element(html, "location-head")
+    # The head keeps the rating the page shows: 0.
+    assert '<td class="ar">0</td>' in element(page_of(player_client, jedi), "location-head")
     jedi.refresh_from_db()
     assert jedi.sheet["armor"][0]["from"] == "blast_vest"
 
@@ -537,9 +550,11 @@ def test_changing_species_redraws_what_it_changes(player_client, jedi):
         player_client, jedi, {"only": "species", "species": "droid", "version": 1}, **HTMX
     )
     html = response.content.decode()
-    assert {f"section-{key}-body" for key in ("force_sense", "wounds", "secondary", "species")} <= (
+    assert {f"section-{key}-body" for key in ("force_sense", "secondary", "species")} <= (
         oob_ids(html)
     )
+    # A droid's wound boxes differ at every location.
+    assert {"location-head", "location-torso", "location-vitals"} <= oob_ids(html)
     assert "trait-species" in oob_ids(html)
     assert "Droids have no Willpower" in element(html, "section-secondary-body")
     assert '<td class="ar">1</td>' in element(html, "location-head")  # natural AR 1

@@ -89,7 +89,10 @@ def test_an_edit_swaps_the_changed_row_the_budget_and_the_version_only(player_cl
     html = response.content.decode()
     assert response.status_code == 200
     demo.refresh_from_db()
-    assert f'id="{trait_dom_id(row.key)}"' in html or f"{row.section}-body" in html
+    # The row, or the one part of it that changed (its input), or its section.
+    sent = set(re.findall(r'<\w+[^>]*\sid="([^"]+)"[^>]*hx-swap-oob="true"', html))
+    dom_id = trait_dom_id(row.key)
+    assert {dom_id, f"input-{dom_id}", f"section-{row.section}-body"} & sent
     assert f'id="sheet-version" value="{demo.version}" hx-swap-oob="true"' in html
     assert 'id="budget"' in html
     # Not the whole sheet: far fewer rows than the page holds.

@@ -71,7 +71,10 @@ def test_a_flaw_total_over_six_is_refused_without_javascript_too(player_client, 
 def test_a_force_ability_is_added_and_removed(player_client, hero):
     post(player_client, hero, {"edit": "fa.remove=battle_strike"})
     response = post(player_client, hero, {"only": "fa.add", "fa.add": "battle_strike"}, **HTMX)
-    assert 'id="section-force_abilities-body" hx-swap-oob="true"' in response.content.decode()
+    # The list of abilities goes again, with the new one in it.
+    text = response.content.decode()
+    assert '<ul class="rows" id="force-abilities" hx-swap-oob="true">' in text
+    assert 'id="fa-battle_strike"' in text
     hero.refresh_from_db()
     assert hero.sheet["force_abilities"] == ["battle_strike"]
 
@@ -179,8 +182,8 @@ def test_under_disfigured_the_appearance_row_shows_two_dots(player_client, playe
     sheet["merits"].append({"slug": "disfigured", "value": 2, "choice": ""})
     character = character_create(owner=player, name="Scarred", system="swd10", sheet=sheet)
     text = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
-    assert 'id="trait-attr-appearance-2"' in text
-    assert 'id="trait-attr-appearance-3"' not in text
+    assert 'name="attr.appearance" value="2"' in text
+    assert 'name="attr.appearance" value="3"' not in text
     assert "The Disfigured flaw caps Appearance at 2." in text
 
 
@@ -215,7 +218,7 @@ def test_raising_wits_at_creation_carries_willpower_and_its_pool_to_the_print(
     response = post(player_client, newcomer, {"edit": "attr.wits=2"}, **HTMX)
     text = response.content.decode()
     # The Willpower row is swapped too, its third dot checked and the row locked.
-    assert 'id="trait-willpower-3" name="willpower" value="3" checked' in text
+    assert 'name="willpower" value="3" checked' in text
     assert "At creation Willpower is Wits + 1 (3); it follows Wits." in text
     newcomer.refresh_from_db()
     assert (newcomer.sheet["willpower"], newcomer.sheet["willpower_current"]) == (3, 3)

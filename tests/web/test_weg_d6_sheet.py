@@ -79,6 +79,11 @@ def swapped(text: str, key: str) -> bool:
     return f'id="section-{key}-body" hx-swap-oob="true"' in text
 
 
+def sent(text: str) -> set[str]:
+    """The ids of the elements an edit response swaps out of band."""
+    return set(re.findall(r'<\w+[^>]*\sid="([^"]+)"[^>]*hx-swap-oob="true"', text))
+
+
 def test_the_sheet_shows_the_six_attributes_with_their_skills_beneath(player_client, smuggler):
     text = page(player_client, smuggler)
     order = [text.index(f'id="section-attr-{a.slug}"') for a in ATTRIBUTES]
@@ -159,7 +164,8 @@ def test_a_code_is_typed_in_any_of_the_book_forms(player_client, smuggler, typed
         **HTMX,
     )
     text = response.content.decode()
-    assert swapped(text, "attr-dexterity")
+    # Only the skill's row moved in the Dexterity block: the row goes, not the block.
+    assert "trait-skill-dodge" in sent(text) and not swapped(text, "attr-dexterity")
     assert code_in(text, "skill.dodge") == "4D+2"
     smuggler.refresh_from_db()
     assert smuggler.sheet["skills"]["dodge"] == 14
@@ -169,9 +175,12 @@ def test_an_htmx_pip_step_swaps_the_attribute_block_budget_and_version(player_cl
     response = edit(player_client, smuggler, {"edit": "attr.technical=2D+2", "version": 1}, **HTMX)
     text = response.content.decode()
     assert response.status_code == 200 and "<html" not in text
-    assert swapped(text, "attr-technical")
-    assert 'aria-label="Technical up to 3D"' in section(text, "attr-technical")
-    assert "section-attr-dexterity" not in text
+    # The attribute's row, its steps and the skills under it (whose codes follow it).
+    assert {"trait-attr-technical", "trait-attr-technical-up", "trait-skill-demolition"} <= sent(
+        text
+    )
+    assert 'aria-label="Technical up to 3D"' in text
+    assert "trait-skill-dodge" not in sent(text) and "section-attr-dexterity" not in text
     assert re.search(r'id="budget"[^>]*hx-swap-oob="true"', text)
     assert 'id="sheet-version" value="2" hx-swap-oob="true"' in text
     assert "The attributes add up to 18D+1; a player character has 18D." in text
@@ -209,7 +218,8 @@ def test_without_javascript_save_all_stores_typed_codes_and_leaves_blanks_untrai
 def test_a_wound_takes_its_penalty_off_every_shown_code(player_client, smuggler):
     response = edit(player_client, smuggler, {"edit": "wound=wounded_twice", "version": 1}, **HTMX)
     text = response.content.decode()
-    assert swapped(text, "wounds")
+    # The wound track's choice, and every row whose roll it lowers.
+    assert {"trait-wound", "wound-state", "trait-skill-blaster"} <= sent(text)
     assert 'id="trait-wound-wounded_twice" name="wound" value="wounded_twice" checked' in text
     assert "rolls 3D+1" in row(text, "skill.blaster")  # 5D+1 at -2D (002:557)
     assert "rolls 1D+1" in row(text, "attr.dexterity")
@@ -227,7 +237,7 @@ def test_switching_to_first_edition_renames_points_and_drops_wounded_twice(playe
     text = response.content.decode()
     assert "Skill points" in row(text, "points.character")
     assert "next: 5 SP" in row(text, "skill.blaster")
-    assert swapped(text, "wounds") and 'value="wounded_twice"' not in section(text, "wounds")
+    assert "trait-wound" in sent(text) and 'value="wounded_twice"' not in row(text, "wound")
     assert "1st edition has no specializations." in text
     assert swapped(text, "skills") and 'name="spec.add"' not in section(text, "skills")
 
@@ -336,8 +346,8 @@ def test_the_force_block_adds_a_power_with_its_skills(player_client, smuggler):
         version = Character.objects.get(pk=smuggler.pk).version
         response = edit(player_client, smuggler, data | {"version": version}, **HTMX)
     text = response.content.decode()
-    assert swapped(text, "force")
-    assert "Control pain <small>(Control)</small>" in section(text, "force")
+    assert "powers-list" in sent(text)
+    assert "Control pain <small>(Control)</small>" in text
     assert 'value="power.remove=control_pain"' in text
     smuggler.refresh_from_db()
     assert smuggler.sheet["force"]["powers"] == ["control_pain"]
@@ -397,7 +407,7 @@ def test_an_advance_in_play_spends_character_points(player_client, smuggler):
     text = response.content.decode()
     assert 'id="trait-points-character" hx-swap-oob="true"' in text
     assert swapped(text, "interval") and "Blaster: 5D+1 → 5D+2, 5 CP" in text
-    assert "Advance to 6D (5 CP)" in section(text, "attr-dexterity")
+    assert "Advance to 6D (5 CP)" in row(text, "skill.blaster")
     smuggler.refresh_from_db()
     assert smuggler.sheet["skills"]["blaster"] == 17
     assert smuggler.sheet["points"]["character"] == 0  # the ledger keeps the balance
@@ -609,7 +619,7 @@ def test_the_background_stays_a_box_after_an_edit(player_client, smuggler):
         **HTMX,
     )
     text = response.content.decode()
-    assert swapped(text, "background")
+    assert sent(text) & {"trait-info-description", "section-background-body"}
     assert '<textarea id="input-trait-info-description"' in text
     assert "Line one\nLine two</textarea>" in text
 

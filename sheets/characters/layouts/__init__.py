@@ -26,12 +26,12 @@ from django.template.loader import get_template
 from rulesets.registry import get_ruleset
 from sheets.characters.layouts.base import (
     Layout,
-    Part,
     build_context,
     changed_parts,
     plain_context,
     sheet_state,
 )
+from sheets.characters.layouts.changed_html import changed_elements
 from sheets.characters.ledger import engine_sheet
 from sheets.characters.models import Character
 from sheets.permissions import CharacterAccess
@@ -117,9 +117,8 @@ def edit_context(
     old_parts = {} if moved else {p.section.key: p for p in old["parts"] + old["side_parts"]}
     return after | {
         "swapped_fields": fields,
-        # Each with its part before the edit when the two may well draw alike: a section
-        # redrawn for a derived value or a list it prints, neither of which it shows.
-        "swapped_parts": [(p, _same_rows(old_parts.get(p.section.key), p)) for p in parts],
+        # Each with its part before the edit, to send only what changed in it.
+        "swapped_parts": [(p, old_parts.get(p.section.key)) for p in parts],
         "sheet_before": old,
         "swap_name": before.name != character.name or "character.name" in (errors or {}),
         "swap_stage": old["status"].stage != after["status"].stage
@@ -129,29 +128,26 @@ def edit_context(
     }
 
 
-def _same_rows(old: Part | None, new: Part) -> Part | None:
-    """The part before the edit, when its rows and messages are the new part's."""
-    if old is None or old.fields != new.fields:
-        return None
-    if old.errors != new.errors or old.violations != new.violations:
-        return None
-    return old
-
-
 SECTION_BODY = "rulesets/_section_body.html"
 
 
 def drawn_swaps(request: HttpRequest, context: dict) -> dict:
-    """Draw the section bodies an edit response swaps, leaving out any that comes out
-    exactly as it was: the response carries only what changed on the page, and a section
-    left alone keeps whatever its inputs hold."""
+    """Draw the section bodies an edit response swaps, as little of each as will do.
+
+    A section that comes out exactly as it was is left out: a section left alone keeps
+    whatever its inputs hold. Of one that changed, only the elements that differ from its
+    drawing before the write are sent (a wound box, one skill's row), each swapped by its
+    id; the whole body goes when that is no smaller or the markup cannot be matched.
+    """
     template = get_template(SECTION_BODY)
     bodies = []
     for part, old_part in context["swapped_parts"]:
         body = template.render(context | {"part": part, "oob": True}, request)
         if old_part is not None:
             was = context | context["sheet_before"] | {"part": old_part, "oob": True}
-            if template.render(was, request) == body:
+            pieces = changed_elements(template.render(was, request), body)
+            if pieces is not None and sum(map(len, pieces)) < len(body):
+                bodies.extend(pieces)
                 continue
         bodies.append(body)
     return context | {"swapped_bodies": bodies}

@@ -7,10 +7,12 @@ campaign loaded through campaign_for), so the sheet and campaign views need no c
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.http import RFC3986_SUBDELIMS
 
 from sheets.campaigns.models import Campaign
 from sheets.permissions import campaign_role
@@ -20,14 +22,19 @@ from sheets.rolls.services import rollables_of, table_log
 
 register = template.Library()
 
+# What reverse() leaves unquoted in a path; "~" is among them, so it can stand in for a key.
+_PATH_SAFE = RFC3986_SUBDELIMS + "/~:@"
+
 
 def _roll_links(character: Any) -> dict[str, str]:
     """The roll page of each key this sheet can roll, worked out once per page (every row
     asks)."""
     cached = character.__dict__.get("_roll_links")
     if cached is None or cached[0] != character.version:
+        # One reverse for the page, then each key quoted as reverse() would quote it.
+        head, tail = reverse("character_roll", args=[character.pk, "~"]).rsplit("~", 1)
         links = {
-            rollable.key: reverse("character_roll", args=[character.pk, rollable.key])
+            rollable.key: f"{head}{quote(rollable.key, safe=_PATH_SAFE)}{tail}"
             for rollable in rollables_of(character)
         }
         cached = (character.version, links)
@@ -49,11 +56,9 @@ def roll_link(context: template.Context, key: str, label: str = "") -> str:
     url = _roll_links(character).get(key)
     if url is None:
         return ""
+    # No title beside the aria-label: the stylesheet shows the aria-label on hover and focus.
     return format_html(
-        '<a class="roll-link" href="{}" title="Roll {}" aria-label="Roll {}">\u2684</a>',
-        url,
-        label or key,
-        label or key,
+        '<a class="roll-link" href="{}" aria-label="Roll {}">\u2684</a>', url, label or key
     )
 
 
