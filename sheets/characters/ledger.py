@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 
 from rulesets.core import DieCode, InvalidEdit, RowKind, Stage, TraitRow, resolve_settings
@@ -77,24 +77,37 @@ def with_figures(characters: QuerySet[Character]) -> QuerySet[Character]:
     )
 
 
-def figures(character: Character) -> LedgerFigures:
-    """The character's ledger sums: from annotations when the list made them."""
-    if hasattr(character, "ledger_earned"):
-        row = {
-            "earned": character.ledger_earned,
-            "spent": character.ledger_spent,
-            "carried": character.ledger_carried,
-        }
-    else:
-        row = LedgerEntry.objects.filter(character=character).aggregate(
-            earned=Sum("amount", filter=Q(kind__in=INCOME)),
-            spent=Sum("amount", filter=Q(kind__in=SPENDING)),
-            carried=Sum("amount", filter=Q(kind__in=INCOME, trait=CARRIED_TRAIT)),
-        )
-    # Purchases are stored negative; "spent" reads positive.
-    return LedgerFigures(
-        earned=row["earned"] or 0, spent=-(row["spent"] or 0), carried=row["carried"] or 0
+def _figures_sql() -> str:
+    income = ", ".join(["%s"] * len(INCOME))
+    spending = ", ".join(["%s"] * len(SPENDING))
+    return (
+        f"SELECT SUM(CASE WHEN kind IN ({income}) THEN amount END),"
+        f" SUM(CASE WHEN kind IN ({spending}) THEN amount END),"
+        f" SUM(CASE WHEN kind IN ({income}) AND trait = %s THEN amount END)"
+        f" FROM {LedgerEntry._meta.db_table} WHERE character_id = %s"
     )
+
+
+_FIGURES_SQL = _figures_sql()
+
+
+def figures(character: Character) -> LedgerFigures:
+    """The character's ledger sums: from annotations when the list made them.
+
+    Otherwise one fixed statement: every edit asks, and building the same three filtered
+    sums through the ORM cost more than running them (a sixth of an edit's time)."""
+    if hasattr(character, "ledger_earned"):
+        earned, spent, carried = (
+            character.ledger_earned,
+            character.ledger_spent,
+            character.ledger_carried,
+        )
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_FIGURES_SQL, [*INCOME, *SPENDING, *INCOME, CARRIED_TRAIT, character.pk])
+            earned, spent, carried = cursor.fetchone()
+    # Purchases are stored negative; "spent" reads positive.
+    return LedgerFigures(earned=earned or 0, spent=-(spent or 0), carried=carried or 0)
 
 
 def engine_sheet(character: Character, known: LedgerFigures | None = None) -> dict:
