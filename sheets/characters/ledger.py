@@ -110,6 +110,23 @@ def figures(character: Character) -> LedgerFigures:
     return LedgerFigures(earned=earned or 0, spent=-(spent or 0), carried=carried or 0)
 
 
+# The sums `with_figures` annotates, and `keep_figures` keeps, on a character instance.
+_KEPT = ("ledger_earned", "ledger_spent", "ledger_carried")
+
+
+def keep_figures(character: Character) -> Character:
+    """Sum the character's ledger once and keep the sums on it, as `with_figures` would: the
+    snapshot, the edit service, the sheet and its roll links then all read them from the
+    instance. Sums already kept stay; writing an entry (`_entry_for`) drops them."""
+    if "ledger_earned" not in character.__dict__:
+        known = figures(character)
+        # The annotations' own signs: purchases are stored (and summed) negative.
+        character.ledger_earned = known.earned
+        character.ledger_spent = -known.spent
+        character.ledger_carried = known.carried
+    return character
+
+
 def engine_sheet(character: Character, known: LedgerFigures | None = None) -> dict:
     """The sheet as its engine judges it: the stored sheet with the ledger's figures."""
     advancement = advancement_for(character.system)
@@ -274,7 +291,7 @@ def _amount(raw: Any, *, signed: bool = False) -> int:
 def _entry_for(character: Character, **fields: Any) -> LedgerEntry:
     """Write one ledger entry of this character, and drop the sums kept on the instance
     (`figures`), which no longer hold: the next ask sums the ledger again."""
-    for name in ("ledger_earned", "ledger_spent", "ledger_carried"):
+    for name in _KEPT:
         character.__dict__.pop(name, None)
     return LedgerEntry.objects.create(character=character, **fields)
 

@@ -288,9 +288,11 @@ def _play_refusals(
     advancement = ledger.advancement_for(character.system)
     if stage_before != Stage.PLAY and stage_after == Stage.PLAY:
         creating = dict(sheet, **{STAGE_TRAIT: Stage.CREATION.value})
-        problems = sheet_state(ruleset, advancement.with_ledger(creating, known), readings)
-        if problems.report.errors:
-            reasons = " ".join(problem.message for problem in problems.report.errors[:3])
+        problems = ruleset.check(
+            advancement.with_ledger(creating, known), resolve_settings(ruleset.SETTINGS, readings)
+        ).errors
+        if problems:
+            reasons = " ".join(problem.message for problem in problems[:3])
             return {STAGE_TRAIT: f"Creation cannot finish while the sheet breaks a rule: {reasons}"}
         return {}
     if stage_before != Stage.PLAY or stage_after != Stage.PLAY:

@@ -32,7 +32,7 @@ from sheets.characters.layouts import (
     sheet_context,
 )
 from sheets.characters.layouts.base import trait_dom_id
-from sheets.characters.ledger import engine_sheet, figures, with_figures
+from sheets.characters.ledger import engine_sheet, keep_figures, with_figures
 from sheets.characters.models import Character, GMNote, ReviewState
 from sheets.characters.pdf import render_character_pdf
 from sheets.characters.schema import character_file_schema
@@ -286,20 +286,6 @@ def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in fields.items() if wanted and k.startswith(wanted)}
 
 
-def _keep_figures(character: Character) -> Character:
-    """Sum the character's ledger once and keep the sums on it, as `with_figures` would:
-    the snapshot, the edit service, the sheet and its roll links then all read them from
-    the instance instead of asking the database four times in one request."""
-    for name in ("ledger_earned", "ledger_spent", "ledger_carried"):
-        character.__dict__.pop(name, None)
-    known = figures(character)
-    # The annotations' own signs: purchases are stored (and summed) negative.
-    character.ledger_earned = known.earned
-    character.ledger_spent = -known.spent
-    character.ledger_carried = known.carried
-    return character
-
-
 @require_POST
 @login_required
 @vary_on_headers("HX-Request")
@@ -311,7 +297,7 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
     def on_locked(locked: Character) -> None:
         # Read under the row lock, before any write: right for the service's own checks.
-        before.append(Snapshot.of(_keep_figures(locked)))
+        before.append(Snapshot.of(keep_figures(locked)))
         stored.append(locked.version)
 
     try:
@@ -324,13 +310,12 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except EditRefused as refused:
         character, access = character_for(request.user, pk)
-        return _refused(request, _keep_figures(character), access, refused.errors, edits)
+        return _refused(request, keep_figures(character), access, refused.errors, edits)
     except StaleVersion as stale:
         return _conflict(request, *character_for(request.user, pk), str(stale))
     # An edit that wrote to the ledger (a paid raise, what finishing creation leaves) dropped
     # the sums kept on the instance: only then is the ledger summed again.
-    if "ledger_earned" not in character.__dict__:
-        _keep_figures(character)
+    keep_figures(character)
     access = character_access(request.user, character)
     if request.htmx:
         if stored[0] != expected:
