@@ -27,7 +27,7 @@ from django.utils.text import compress_string
 from rulesets.registry import get_ruleset, ready_systems
 from sheets.characters.services import character_create
 from sheets.rolls.services import rollables_of
-from sheets.rolls.templatetags.rolls import _roll_links
+from sheets.rolls.templatetags.rolls import roll_links
 from sheets.storage import minified, minify_css, minify_js
 
 LIMIT = 40_000  # bytes: the "under 40 KB on the wire, htmx and CSS included"
@@ -169,7 +169,7 @@ def test_the_roll_links_built_from_one_reverse_are_the_urls_reverse_gives(player
     )
     keys = [rollable.key for rollable in rollables_of(character)]
     assert keys
-    assert _roll_links(character) == {
+    assert roll_links(character) == {
         key: reverse("character_roll", args=[character.pk, key]) for key in keys
     }
 

@@ -16,6 +16,7 @@ renames and `setting.<key>` changes a rule reading.
 from __future__ import annotations
 
 import importlib
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from sheets.characters.layouts.base import (
     Layout,
     build_context,
     changed_parts,
+    forget_states,
     plain_context,
     sheet_state,
 )
@@ -129,6 +131,12 @@ def edit_context(
 
 
 SECTION_BODY = "rulesets/_section_body.html"
+# Section bodies an edit response drew, by drawing (`drawn_key`: the sheet's content, the
+# character, the viewer's access) and section: the next edit's "before" is, nearly always,
+# this one's "after", so it is looked up instead of drawn again. Never stale: the key
+# holds all a body reads (see base.plain_context).
+_BODIES: OrderedDict[tuple, str] = OrderedDict()
+_BODIES_KEPT = 256
 
 
 def drawn_swaps(request: HttpRequest, context: dict) -> dict:
@@ -143,11 +151,35 @@ def drawn_swaps(request: HttpRequest, context: dict) -> dict:
     bodies = []
     for part, old_part in context["swapped_parts"]:
         body = template.render(context | {"part": part, "oob": True}, request)
+        drawn = context.get("drawn_key")
+        if drawn is not None:
+            _keep_body((drawn, part.section.key), body)
         if old_part is not None:
-            was = context | context["sheet_before"] | {"part": old_part, "oob": True}
-            pieces = changed_elements(template.render(was, request), body)
+            before = context["sheet_before"]
+            was = _BODIES.get((before["drawn_key"], old_part.section.key))
+            if was is None:
+                was = template.render(context | before | {"part": old_part, "oob": True}, request)
+            pieces = changed_elements(was, body)
             if pieces is not None and sum(map(len, pieces)) < len(body):
                 bodies.extend(pieces)
                 continue
         bodies.append(body)
     return context | {"swapped_bodies": bodies}
+
+
+def _keep_body(key: tuple, body: str) -> None:
+    _BODIES[key] = body
+    _BODIES.move_to_end(key)
+    while len(_BODIES) > _BODIES_KEPT:
+        _BODIES.popitem(last=False)
+
+
+def forget_drawings() -> None:
+    """Empty every answer and drawing kept by content (sheet states, laid-out pages, rows,
+    section bodies), as a process that never saw a sheet has them: for the bench's cold
+    edits and the tests that compare a warm drawing with a fresh one."""
+    from sheets.characters.templatetags.sheet_rows import forget_rows
+
+    forget_rows()
+    _BODIES.clear()
+    forget_states()

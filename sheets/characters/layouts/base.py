@@ -26,7 +26,6 @@ from sheets.permissions import CharacterAccess, gm_rows, trait_refusal
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
-ROW_TEMPLATE = "rulesets/_row.html"
 # Whether the ledger keeps a trait depends only on the system's fixed patterns, and each
 # row asks it: answered once per (system, trait, stage) rather than for every row drawn.
 _ledger_trait = lru_cache(maxsize=4096)(ledger_trait)
@@ -62,8 +61,6 @@ class Section:
     shows_derived: bool = False
     # Redrawn whenever this section's extra context changes (a list drawn from it).
     uses_extra: tuple[str, ...] = ()
-    # How one of its fields is drawn when an edit swaps it alone.
-    row_template: str = ROW_TEMPLATE
 
     @property
     def dom_id(self) -> str:
@@ -212,6 +209,12 @@ def sheet_state(
         while len(_STATES) > _STATES_KEPT:
             _STATES.popitem(last=False)
     return state
+
+
+def forget_states() -> None:
+    """Empty the kept sheet states and laid-out pages (layouts.forget_drawings)."""
+    _STATES.clear()
+    _BUILT.clear()
 
 
 def _compute_state(
@@ -455,15 +458,16 @@ def plain_context(
             _BUILT[key] = context
             while len(_BUILT) > _STATES_KEPT:
                 _BUILT.popitem(last=False)
-    # A copy: callers add their own keys to what they get.
-    return context | {"character": character}
+    # A copy: callers add their own keys to what they get. `drawn_key` names the drawing
+    # for the section bodies an edit response keeps (layouts.drawn_swaps).
+    return context | {"character": character, "drawn_key": key if state.key else None}
 
 
 def changed_parts(
     layout: Layout,
     before: dict,
     after: dict,
-) -> tuple[list[tuple[Field, str]], list[Part]]:
+) -> tuple[list[Field], list[Part]]:
     """Compare two laid-out pages: the fields to swap one by one, and the whole sections.
 
     A section whose list of rows changed (a weapon added, a merit removed), that prints a
@@ -472,7 +476,7 @@ def changed_parts(
     """
     old_parts = {p.section.key: p for p in before["parts"] + before["side_parts"]}
     whole: list[Part] = []
-    single: list[tuple[Field, str]] = []
+    single: list[Field] = []
     stage_or_readings_moved = (
         before["status"].stage != after["status"].stage
         or before["state"].settings != after["state"].settings
@@ -493,5 +497,5 @@ def changed_parts(
             whole.append(part)
             continue
         old_fields = {f.key: f for f in old.fields}
-        single.extend((f, section.row_template) for f in part.fields if old_fields.get(f.key) != f)
+        single.extend(f for f in part.fields if old_fields.get(f.key) != f)
     return single, whole

@@ -11,7 +11,6 @@ from urllib.parse import quote
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.http import RFC3986_SUBDELIMS
 
 from sheets.campaigns.models import Campaign
@@ -26,7 +25,7 @@ register = template.Library()
 _PATH_SAFE = RFC3986_SUBDELIMS + "/~:@"
 
 
-def _roll_links(character: Any) -> dict[str, str]:
+def roll_links(character: Any) -> dict[str, str]:
     """The roll page of each key this sheet can roll, worked out once per page (every row
     asks)."""
     cached = character.__dict__.get("_roll_links")
@@ -43,23 +42,14 @@ def _roll_links(character: Any) -> dict[str, str]:
     return cached[1]
 
 
-@register.simple_tag(takes_context=True)
-def roll_link(context: template.Context, key: str, label: str = "") -> str:
-    """A small die beside a trait the viewer may roll; nothing otherwise.
-
-    A simple tag rather than an included template: it is asked once per row of the sheet.
-    """
+def roll_url(context: template.Context, key: str) -> str:
+    """The roll page of a trait the viewer may roll from this page; "" otherwise. Each
+    sheet row asks (`sheet_row`), and draws a small die linking there."""
     character = context.get("character")
     access = context.get("access")
     if character is None or access is None or not access.edit or context.get("shared_token"):
         return ""
-    url = _roll_links(character).get(key)
-    if url is None:
-        return ""
-    # No title beside the aria-label: the stylesheet shows the aria-label on hover and focus.
-    return format_html(
-        '<a class="roll-link" href="{}" aria-label="Roll {}">\u2684</a>', url, label or key
-    )
+    return roll_links(character).get(key, "")
 
 
 @register.simple_tag(takes_context=True)

@@ -1,0 +1,53 @@
+"""`{% sheet_row field %}`: one sheet row, drawn once per content and kept.
+
+A sheet page has a hundred rows and an edit changes one or two of them, but a section an
+edit swaps is drawn whole, before the write and after it, to find what changed. A row's
+markup is a function of the row as laid out (`Field`, a frozen value: the trait row, its
+problems, a refused value typed), the character it links to and its roll page, so each
+process keeps the last few thousand drawn rows by exactly that: an unchanged row costs a
+look-up instead of a template render. Such a key never goes stale; a template edited under
+`runserver` shows in rows drawn after the next restart.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django import template
+from django.template import Context
+from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
+
+from sheets.characters.layouts.base import Field
+from sheets.rolls.templatetags.rolls import roll_url
+
+register = template.Library()
+
+# About 600 bytes a row: some 10 MB a process, enough for every row of a busy table's
+# sheets (50 sheets of up to 150 rows) so a round of edits over all of them still hits.
+ROWS_KEPT = 16384
+ROW_TEMPLATE = "rulesets/_row.html"
+
+
+@register.simple_tag(takes_context=True)
+def sheet_row(context: Context, field: Field, oob: bool = False) -> SafeString:
+    """The row's markup as `rulesets/_row.html` draws it; `oob` marks it to swap by its id."""
+    character = context.get("character")
+    character_pk = getattr(character, "pk", None)
+    link = roll_url(context, field.key)
+    try:
+        return _drawn_row(field, oob, character_pk, link)
+    except TypeError:  # a value that cannot be hashed: drawn, not kept
+        return _draw_row(field, oob, character_pk, link)
+
+
+def _draw_row(field: Field, oob: bool, character_pk: int | None, roll_url: str) -> SafeString:
+    row_context = {"field": field, "oob": oob, "character_pk": character_pk, "roll_url": roll_url}
+    return mark_safe(get_template(ROW_TEMPLATE).template.render(Context(row_context)))
+
+
+_drawn_row = lru_cache(maxsize=ROWS_KEPT)(_draw_row)
+
+
+def forget_rows() -> None:
+    _drawn_row.cache_clear()
