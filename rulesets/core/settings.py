@@ -59,15 +59,34 @@ class Setting:
         return value
 
 
-def resolve_settings(declared: tuple[Setting, ...], chosen: Mapping[str, Any] | None) -> dict:
+class ResolvedSettings(dict):
+    """Settings `resolve_settings` merged and coerced against `declared`.
+
+    The engines resolve the settings they are given at every entry point, and one call
+    passes them on to the next (a WEG sheet's next costs price some sixty raises, each
+    resolving again): resolving what is already resolved is then only a copy.
+    """
+
+    __slots__ = ("declared",)
+
+
+def resolve_settings(
+    declared: tuple[Setting, ...], chosen: Mapping[str, Any] | None
+) -> ResolvedSettings:
     """Merge chosen values over the declared defaults, coerced to each setting's type.
 
     Keys nobody declared are ignored. A stored value that no longer fits its setting (a
     choice since withdrawn, a number now out of range) falls back to the default, so an
     old sheet always opens; the readings panel then shows the default in force.
     """
+    if isinstance(chosen, ResolvedSettings) and chosen.declared is declared:
+        # A copy, as a fresh resolution would be: a caller may change what it gets.
+        again = ResolvedSettings(chosen)
+        again.declared = declared
+        return again
     chosen = chosen or {}
-    resolved = {}
+    resolved = ResolvedSettings()
+    resolved.declared = declared
     for setting in declared:
         value = setting.default
         if setting.key in chosen:
