@@ -236,8 +236,19 @@ def _reading(setting: Any, chosen: Mapping, key: str) -> str:
     return setting.label_for(chosen[key]) if setting else str(chosen[key])
 
 
-def change_lines(system: str, before: Mapping, after: Mapping, chosen: Mapping) -> list[list]:
-    """The changes between two stored states as [label, before, after] (None: absent)."""
+def change_lines(
+    system: str,
+    before: Mapping,
+    after: Mapping,
+    chosen: Mapping,
+    judged: tuple[Mapping, Mapping] | None = None,
+) -> list[list]:
+    """The changes between two stored states as [label, before, after] (None: absent).
+
+    `judged` are the two sheets as their engine judges them, when the caller has them (an
+    edit: each with the ledger's figures, the same on both sides): the rows are then read
+    from the answers the edit's own checks and its response ask for, not computed again
+    from the stored sheets."""
     lines: list[list] = []
     if before.get("name") != after.get("name"):
         lines.append(["Name", before.get("name"), after.get("name")])
@@ -255,8 +266,9 @@ def change_lines(system: str, before: Mapping, after: Mapping, chosen: Mapping) 
         # here: the layouts import the ledger, which imports this module.)
         from sheets.characters.layouts.base import sheet_state
 
-        old_rows = sheet_state(ruleset, before["sheet"], chosen).rows
-        new_rows = sheet_state(ruleset, after["sheet"], chosen).rows
+        old_sheet, new_sheet = judged or (before["sheet"], after["sheet"])
+        old_rows = sheet_state(ruleset, old_sheet, chosen).rows
+        new_rows = sheet_state(ruleset, new_sheet, chosen).rows
         lines.extend(
             [change.label, change.before, change.after]
             for change in row_changes(old_rows, new_rows)
@@ -284,13 +296,20 @@ def as_changes(lines: Iterable[list]) -> list[Change]:
 
 
 def _record(
-    character: Character, author: AbstractBaseUser | None, summary: str, before: dict
+    character: Character,
+    author: AbstractBaseUser | None,
+    summary: str,
+    before: dict,
+    judged: tuple[Mapping, Mapping] | None = None,
 ) -> Revision:
-    """Store what the write just saved changed, from the state `before` it."""
+    """Store what the write just saved changed, from the state `before` it (`judged`: see
+    change_lines)."""
     after = _state(character)
     # A new character has no earlier sheet to compare with: "Created" says it all.
     lines = (
-        change_lines(character.system, before, after, character.readings_in_force) if before else []
+        change_lines(character.system, before, after, character.readings_in_force, judged)
+        if before
+        else []
     )
     return Revision.objects.create(
         character=character,

@@ -189,8 +189,13 @@ def character_apply_edits(
         errors: dict[str, str] = {}
         reserved: set[str] = set()
         if character.campaign_id is not None:
-            in_force = resolve_settings(ruleset.SETTINGS, character.readings_in_force)
-            reserved = gm_rows(ruleset.trait_rows(sheet, in_force))
+            # The rows the page and the edit response ask for (who sets a row does not
+            # depend on the ledger's figures), through the same kept answers.
+            reserved = gm_rows(
+                sheet_state(
+                    ruleset, ledger.engine_sheet(character), character.readings_in_force
+                ).rows
+            )
         # Readings first, so trait edits in the same request are judged under them.
         ordered = sorted(edits.items(), key=lambda item: not item[0].startswith(SETTING_PREFIX))
         stage_before = character.sheet.get(STAGE_TRAIT)
@@ -233,12 +238,21 @@ def character_apply_edits(
             mine = set(_changes(before, {"name": name, "settings": chosen, "sheet": sheet})[1])
             if mine & moved_since:
                 raise StaleVersion(expected_version, character.version)
+        # The ledger's sums before what finishing creation leaves writes to it: the
+        # revision reads both sheets with the same figures (kept on the instance by the
+        # edit view, so no query).
+        known = ledger.figures(character)
         character.name, character.rule_settings, character.sheet = name, chosen, sheet
         character.version += 1
         if finished:
             character.sheet = ledger.creation_left_over(character, sheet, user)
         character.save(update_fields=["name", "rule_settings", "sheet", "version", "updated_at"])
-        _record(character, user, _summarise(ruleset, edits), before)
+        advancement = ledger.advancement_for(character.system)
+        judged = (
+            advancement.with_ledger(before["sheet"], known),
+            advancement.with_ledger(character.sheet, known),
+        )
+        _record(character, user, _summarise(ruleset, edits), before, judged)
     return character
 
 
