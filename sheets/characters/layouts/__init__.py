@@ -33,7 +33,7 @@ from sheets.characters.layouts.base import (
     plain_context,
     sheet_state,
 )
-from sheets.characters.layouts.changed_html import changed_elements
+from sheets.characters.layouts.changed_html import Parsed, changed_elements, parsed
 from sheets.characters.ledger import engine_sheet
 from sheets.characters.models import Character
 from sheets.permissions import CharacterAccess
@@ -131,11 +131,11 @@ def edit_context(
 
 
 SECTION_BODY = "rulesets/_section_body.html"
-# Section bodies an edit response drew, by drawing (`drawn_key`: the sheet's content, the
-# character, the viewer's access) and section: the next edit's "before" is, nearly always,
-# this one's "after", so it is looked up instead of drawn again. Never stale: the key
-# holds all a body reads (see base.plain_context).
-_BODIES: OrderedDict[tuple, str] = OrderedDict()
+# Section bodies an edit response drew, read once (changed_html.Parsed), by drawing
+# (`drawn_key`: the sheet's content, the character, the viewer's access) and section: the
+# next edit's "before" is, nearly always, this one's "after", so it is looked up instead of
+# drawn and read again. Never stale: the key holds all a body reads (base.plain_context).
+_BODIES: OrderedDict[tuple, Parsed] = OrderedDict()
 _BODIES_KEPT = 256
 
 
@@ -151,23 +151,26 @@ def drawn_swaps(request: HttpRequest, context: dict) -> dict:
     bodies = []
     for part, old_part in context["swapped_parts"]:
         body = template.render(context | {"part": part, "oob": True}, request)
+        if old_part is None:
+            bodies.append(body)
+            continue
+        now = parsed(body)
         drawn = context.get("drawn_key")
         if drawn is not None:
-            _keep_body((drawn, part.section.key), body)
-        if old_part is not None:
-            before = context["sheet_before"]
-            was = _BODIES.get((before["drawn_key"], old_part.section.key))
-            if was is None:
-                was = template.render(context | before | {"part": old_part, "oob": True}, request)
-            pieces = changed_elements(was, body)
-            if pieces is not None and sum(map(len, pieces)) < len(body):
-                bodies.extend(pieces)
-                continue
-        bodies.append(body)
+            _keep_body((drawn, part.section.key), now)
+        before = context["sheet_before"]
+        was = _BODIES.get((before["drawn_key"], old_part.section.key))
+        if was is None:
+            was = template.render(context | before | {"part": old_part, "oob": True}, request)
+        pieces = changed_elements(was, now)
+        if pieces is not None and sum(map(len, pieces)) < len(body):
+            bodies.extend(pieces)
+        else:
+            bodies.append(body)
     return context | {"swapped_bodies": bodies}
 
 
-def _keep_body(key: tuple, body: str) -> None:
+def _keep_body(key: tuple, body: Parsed) -> None:
     _BODIES[key] = body
     _BODIES.move_to_end(key)
     while len(_BODIES) > _BODIES_KEPT:

@@ -145,14 +145,35 @@ def _differing(old: _Element, new: _Element, old_src: str, new_src: str) -> list
     return found
 
 
-def changed_elements(old: str, new: str) -> list[SafeString] | None:
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A fragment with its tree, read once: an edit response keeps the sections it drew, read,
+    to compare the next edit's drawing with. `tree` is None for markup the parse does not
+    follow."""
+
+    source: str
+    tree: _Element | None
+
+
+def parsed(source: str) -> Parsed:
+    try:
+        return Parsed(source, _parse(source))
+    except _Unreadable:
+        return Parsed(source, None)
+
+
+def changed_elements(old: str | Parsed, new: str | Parsed) -> list[SafeString] | None:
     """The elements of `new` (each marked to swap out of band by its id) that replace what
     changed since `old`, or None when only the whole fragment will do."""
+    old = old if isinstance(old, Parsed) else parsed(old)
+    new_read = new if isinstance(new, Parsed) else parsed(new)
+    before, after, new = old.tree, new_read.tree, new_read.source
+    if before is None or after is None:
+        return None
+    if len(before.children) != 1 or len(after.children) != 1:
+        return None
     try:
-        before, after = _parse(old), _parse(new)
-        if len(before.children) != 1 or len(after.children) != 1:
-            return None
-        found = _differing(before.children[0], after.children[0], old, new)
+        found = _differing(before.children[0], after.children[0], old.source, new)
     except _Unreadable:
         return None
     pieces = []
