@@ -23,9 +23,9 @@ from sheets.rolls.templatetags.rolls import roll_url
 
 register = template.Library()
 
-# About 600 bytes a row: some 10 MB a process, enough for every row of a busy table's
+# About 600 bytes a row: some 5 MB a process, enough for every row of a busy table's
 # sheets (50 sheets of up to 150 rows) so a round of edits over all of them still hits.
-ROWS_KEPT = 16384
+ROWS_KEPT = 8192
 ROW_TEMPLATE = "rulesets/_row.html"
 
 
