@@ -19,7 +19,7 @@ from rulesets.registry import get_ruleset
 from sheets.characters import layouts
 from sheets.characters.layouts import forget_drawings
 from sheets.characters.services import character_create
-from sheets.characters.templatetags.sheet_rows import _drawn_row
+from sheets.characters.templatetags.sheet_rows import _drawn
 from tests.web.test_edit_swaps import EDITS, HTMX
 
 # A CSRF token as a hidden input and in the hx-headers htmx sends.
@@ -42,9 +42,9 @@ def test_a_page_drawn_from_kept_rows_is_the_page_drawn_afresh(player_client, pla
     url = reverse("character_sheet", args=[character.pk])
     forget_drawings()
     cold = player_client.get(url).content
-    hits = _drawn_row.cache_info().hits
+    hits = _drawn.cache_info().hits
     warm = player_client.get(url).content
-    assert _drawn_row.cache_info().hits > hits
+    assert _drawn.cache_info().hits > hits
     assert _even(warm) == _even(cold)
 
 

@@ -1,4 +1,5 @@
-"""`{% sheet_row field %}`: one sheet row, drawn once per content and kept.
+"""`{% sheet_row field %}`: one sheet row, drawn once per content and kept (and a WEG code
+row's step buttons, `{% code_steps field %}`, the same way).
 
 A sheet page has a hundred rows and an edit changes one or two of them, but a section an
 edit swaps is drawn whole, before the write and after it, to find what changed. A row's
@@ -12,6 +13,7 @@ look-up instead of a template render. Such a key never goes stale; a template ed
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from django import template
 from django.template import Context
@@ -27,27 +29,47 @@ register = template.Library()
 # sheets (50 sheets of up to 150 rows) so a round of edits over all of them still hits.
 ROWS_KEPT = 8192
 ROW_TEMPLATE = "rulesets/_row.html"
+STEPS_TEMPLATE = "rulesets/weg_d6/_steps.html"
 
 
 @register.simple_tag(takes_context=True)
 def sheet_row(context: Context, field: Field, oob: bool = False) -> SafeString:
     """The row's markup as `rulesets/_row.html` draws it; `oob` marks it to swap by its id."""
     character = context.get("character")
-    character_pk = getattr(character, "pk", None)
-    link = roll_url(context, field.key)
+    return _kept(
+        ROW_TEMPLATE,
+        field=field,
+        oob=oob,
+        character_pk=getattr(character, "pk", None),
+        roll_url=roll_url(context, field.key),
+    )
+
+
+@register.simple_tag(takes_context=True)
+def code_steps(context: Context, field: Field) -> SafeString:
+    """A WEG code row's step buttons (`rulesets/weg_d6/_steps.html`), kept the same way."""
+    return _kept(
+        STEPS_TEMPLATE,
+        field=field,
+        can_edit_player=bool(context.get("can_edit_player")),
+        play=bool(context.get("play")),
+    )
+
+
+def _kept(template_name: str, **values: Any) -> SafeString:
+    key = tuple(values.items())
     try:
-        return _drawn_row(field, oob, character_pk, link)
+        return _drawn(template_name, key)
     except TypeError:  # a value that cannot be hashed: drawn, not kept
-        return _draw_row(field, oob, character_pk, link)
+        return _draw(template_name, key)
 
 
-def _draw_row(field: Field, oob: bool, character_pk: int | None, roll_url: str) -> SafeString:
-    row_context = {"field": field, "oob": oob, "character_pk": character_pk, "roll_url": roll_url}
-    return mark_safe(get_template(ROW_TEMPLATE).template.render(Context(row_context)))
+def _draw(template_name: str, values: tuple[tuple[str, Any], ...]) -> SafeString:
+    return mark_safe(get_template(template_name).template.render(Context(dict(values))))
 
 
-_drawn_row = lru_cache(maxsize=ROWS_KEPT)(_draw_row)
+_drawn = lru_cache(maxsize=ROWS_KEPT)(_draw)
 
 
 def forget_rows() -> None:
-    _drawn_row.cache_clear()
+    _drawn.cache_clear()
