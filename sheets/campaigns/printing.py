@@ -20,7 +20,7 @@ from django_tasks import task
 
 from sheets.campaigns.models import Campaign, TablePrint
 from sheets.characters.models import Character, ReviewState
-from sheets.characters.pdf import character_document
+from sheets.characters.pdf import COLLECTOR_PAUSE, character_document
 from sheets.permissions import campaign_for
 
 logger = logging.getLogger(__name__)
@@ -149,11 +149,15 @@ def build_table_pdf(print_id: int) -> int:
             )
         documents = []
         for count, current in enumerate(characters, start=1):
-            documents.append(character_document(current, handout=True))
+            # One sheet at a time with the cycle collector paused (see sheets.characters.pdf):
+            # each render's own garbage is freed before the next begins.
+            with COLLECTOR_PAUSE.held():
+                documents.append(character_document(current, handout=True))
             _record(table_print, done=count)
         combined = documents[0].copy([page for document in documents for page in document.pages])
         combined.metadata.title = f"{campaign.name}: the table's sheets"
-        pdf = combined.write_pdf()
+        with COLLECTOR_PAUSE.held():
+            pdf = combined.write_pdf()
     except Exception as error:
         if isinstance(error, PrintRefused):
             message = error.message
