@@ -68,7 +68,8 @@
 
   // An edit response sends only what changed since the page was drawn, which never
   // includes a refusal shown by an earlier response: clear those before it lands, and any
-  // refusal that still holds comes back in it.
+  // refusal that still holds comes back in it. A refused field then shows the stored value
+  // again, not the refused text: without its message, the page would say it was saved.
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (!event.detail.elt || event.detail.elt.id !== "sheet-form") return;
     document.querySelectorAll("#sheet-form .error[role=alert]").forEach(function (message) {
@@ -77,6 +78,10 @@
     document.querySelectorAll('#sheet-form [aria-invalid="true"]').forEach(function (field) {
       field.removeAttribute("aria-invalid");
       field.removeAttribute("aria-describedby");
+      if (field.dataset.stored !== undefined && field !== document.activeElement) {
+        field.value = field.dataset.stored;
+        delete field.dataset.stored;
+      }
     });
   });
 

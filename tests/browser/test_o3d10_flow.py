@@ -211,6 +211,30 @@ def test_in_play_a_stat_raised_from_the_keyboard_is_refused_beside_it_and_keeps_
     assert character.sheet["stats"]["strength"] == 6 and character.version == 1
 
 
+def test_a_refused_value_goes_back_to_the_stored_one_when_its_message_is_cleared(
+    live_server, page: Page, player, password
+):
+    """An edit elsewhere clears the refusal's message; the field must not go on showing the
+    refused value as if it were stored."""
+    character = character_create(owner=player, name="Rell Varo", system="o3d10", sheet=demo_sheet())
+    log_in(page, live_server, password)
+    open_sheet(page, live_server, character)
+    strength = page.locator("#input-trait-stat-strength")
+    strength.fill("9")
+    strength.press("Tab")
+    expect(page.locator("#trait-stat-strength-error")).to_contain_text("rises only by buying it")
+    expect(strength).to_have_value("9")
+    hp = page.locator("#input-trait-hp-current")
+    hp.fill("10")
+    hp.press("Tab")
+    expect(page.locator("#sheet-version")).to_have_value("2")
+    expect(page.locator("#trait-stat-strength-error")).to_have_count(0)
+    expect(strength).to_have_value("6")
+    expect(strength).not_to_have_attribute("aria-invalid", "true")
+    character.refresh_from_db()
+    assert character.sheet["stats"]["strength"] == 6 and character.version == 2
+
+
 def test_a_custom_skill_weapon_and_armor_are_added_and_removed(
     live_server, page: Page, player, password
 ):

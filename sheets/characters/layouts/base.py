@@ -100,8 +100,12 @@ class Field:
     @property
     def input_value(self) -> str:
         """What the input shows: the refused text typed, or the value as stored."""
-        if self.submitted is not None:
-            return self.submitted
+        return self.stored_value if self.submitted is None else self.submitted
+
+    @property
+    def stored_value(self) -> str:
+        """The value as stored, as its input shows it: what a refused row's input goes back
+        to once its refusal is cleared (static/js/sheet.js)."""
         if self.row.kind is RowKind.CODE:
             return self.row.shown
         return "" if self.row.value is None else str(self.row.value)
