@@ -27,10 +27,18 @@ class LedgerFigures:
     spent: int = 0
     # The part of `earned` that creation carried over (see CARRIED_TRAIT).
     carried: int = 0
+    # The part of `spent` that purchases waiting for the GM's consent hold: counted as
+    # spent, so nothing else can spend it while the GM decides.
+    held: int = 0
 
     @property
     def balance(self) -> int:
         return self.earned - self.spent
+
+    @property
+    def charged(self) -> int:
+        """What was spent for good: `spent` without what waits for approval."""
+        return self.spent - self.held
 
 
 # The plain answers of a system's advancement module: a raise is one step of its own row,

@@ -74,6 +74,7 @@ def with_figures(characters: QuerySet[Character]) -> QuerySet[Character]:
         ledger_earned=_sum_of(Q(kind__in=INCOME)),
         ledger_spent=_sum_of(Q(kind__in=SPENDING)),
         ledger_carried=_sum_of(Q(kind__in=INCOME, trait=CARRIED_TRAIT)),
+        ledger_held=_sum_of(Q(kind__in=SPENDING, pending=True)),
     )
 
 
@@ -83,7 +84,8 @@ def _figures_sql() -> str:
     return (
         f"SELECT SUM(CASE WHEN kind IN ({income}) THEN amount END),"
         f" SUM(CASE WHEN kind IN ({spending}) THEN amount END),"
-        f" SUM(CASE WHEN kind IN ({income}) AND trait = %s THEN amount END)"
+        f" SUM(CASE WHEN kind IN ({income}) AND trait = %s THEN amount END),"
+        f" SUM(CASE WHEN kind IN ({spending}) AND pending = %s THEN amount END)"
         f" FROM {LedgerEntry._meta.db_table} WHERE character_id = %s"
     )
 
@@ -94,24 +96,30 @@ _FIGURES_SQL = _figures_sql()
 def figures(character: Character) -> LedgerFigures:
     """The character's ledger sums: from annotations when the list made them.
 
-    Otherwise one fixed statement: every edit asks, and building the same three filtered
+    Otherwise one fixed statement: every edit asks, and building the same four filtered
     sums through the ORM cost more than running them (a sixth of an edit's time)."""
     if hasattr(character, "ledger_earned"):
-        earned, spent, carried = (
+        earned, spent, carried, held = (
             character.ledger_earned,
             character.ledger_spent,
             character.ledger_carried,
+            character.ledger_held,
         )
     else:
         with connection.cursor() as cursor:
-            cursor.execute(_FIGURES_SQL, [*INCOME, *SPENDING, *INCOME, CARRIED_TRAIT, character.pk])
-            earned, spent, carried = cursor.fetchone()
-    # Purchases are stored negative; "spent" reads positive.
-    return LedgerFigures(earned=earned or 0, spent=-(spent or 0), carried=carried or 0)
+            cursor.execute(
+                _FIGURES_SQL,
+                [*INCOME, *SPENDING, *INCOME, CARRIED_TRAIT, *SPENDING, True, character.pk],
+            )
+            earned, spent, carried, held = cursor.fetchone()
+    # Purchases are stored negative; "spent" and "held" read positive.
+    return LedgerFigures(
+        earned=earned or 0, spent=-(spent or 0), carried=carried or 0, held=-(held or 0)
+    )
 
 
 # The sums `with_figures` annotates, and `keep_figures` keeps, on a character instance.
-_KEPT = ("ledger_earned", "ledger_spent", "ledger_carried")
+_KEPT = ("ledger_earned", "ledger_spent", "ledger_carried", "ledger_held")
 
 
 def keep_figures(character: Character) -> Character:
@@ -124,6 +132,7 @@ def keep_figures(character: Character) -> Character:
         character.ledger_earned = known.earned
         character.ledger_spent = -known.spent
         character.ledger_carried = known.carried
+        character.ledger_held = -known.held
     return character
 
 
@@ -395,7 +404,7 @@ def correct(
         if known.balance + value < 0:
             raise LedgerRefused(
                 f"The balance is {known.balance} {unit_of(character)}; a correction of "
-                f"{value} would leave it below 0.",
+                f"{value} would leave it below 0.{_held_note(character, known)}",
                 "amount",
             )
         return _write(
@@ -448,7 +457,9 @@ def purchase(
             raise LedgerRefused(refused.message, "trait") from None
         if cost.amount > known.balance:
             raise LedgerRefused(
-                f"{cost.explanation}, but only {known.balance} {cost.unit} are left.", "trait"
+                f"{cost.explanation}, but only {known.balance} {cost.unit} are left."
+                f"{_held_note(character, known)}",
+                "trait",
             )
         edit_trait, raw = advancement.purchase_edit(sheet, trait, new_value)
         try:
@@ -545,7 +556,9 @@ def spend_in_play(
         raise LedgerRefused("Spend at least 1.", "amount")
     if amount > known.balance:
         raise LedgerRefused(
-            f"only {known.balance} {unit} left to spend, not {amount}.", "character_points"
+            f"only {known.balance} {unit} left to spend, not {amount}."
+            f"{_held_note(character, known)}",
+            "character_points",
         )
     return _write(
         character,
@@ -609,7 +622,7 @@ def correct_trait(
         if known.balance + stated < 0:
             raise LedgerRefused(
                 f"The balance is {known.balance} {unit_of(character)}; charging "
-                f"{-stated} would leave it below 0.",
+                f"{-stated} would leave it below 0.{_held_note(character, known)}",
                 "amount",
             )
         label, unit = rows[key].label, unit_of(character)
@@ -644,9 +657,45 @@ def correct_trait(
 # --- purchases that wait for the GM's consent (SWd10 merits in play) ----------------------
 
 
-def _priced(character: Character, trait: str, raw: str, field: str) -> tuple[dict, int]:
+def _held_note(
+    character: Character, known: LedgerFigures, *, besides: LedgerEntry | None = None
+) -> str:
+    """Name what waits for the GM's approval and holds part of the balance, for a refusal
+    that would otherwise puzzle the player ("but I have 20 XP"). Asked only when refusing,
+    and only when something is held, so no edit pays a query for it."""
+    held = known.held - (-besides.amount if besides is not None else 0)
+    if held <= 0:
+        return ""
+    waiting = LedgerEntry.objects.filter(
+        character=character, pending=True, kind__in=SPENDING, amount__lt=0
+    ).order_by("pk")
+    if besides is not None:
+        waiting = waiting.exclude(pk=besides.pk)
+    rows = list(waiting)
+    unit = unit_of(character)
+    if len(rows) == 1:
+        named = f"{rows[0].trait_label}, which waits"
+    else:
+        parts = [f"{row.trait_label} ({-row.amount} {unit})" for row in rows]
+        named = f"{', '.join(parts[:-1])} and {parts[-1]}, which wait"
+    return (
+        f" {held} {unit} are held for {named} for the GM's approval; they are free again "
+        "if refused or withdrawn."
+    )
+
+
+def _priced(
+    character: Character,
+    trait: str,
+    raw: str,
+    field: str,
+    *,
+    waiting: LedgerEntry | None = None,
+) -> tuple[dict, int]:
     """The sheet with the edit made, and what it costs: the drop in what the engine
-    counts as unspent. Refused when it is not a purchase or the balance cannot pay."""
+    counts as unspent. Refused when it is not a purchase or the balance cannot pay.
+
+    `waiting` is the request being approved: what it holds pays for it first."""
     ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
     known = figures(character)
     settings = _settings(character)
@@ -659,11 +708,25 @@ def _priced(character: Character, trait: str, raw: str, field: str) -> tuple[dic
     cost = before - (ruleset.status(bought, settings).unspent or 0)
     if cost <= 0:
         raise LedgerRefused("That costs no experience: there is nothing to buy.", field)
-    if cost > known.balance:
+    unit = unit_of(character)
+    held = -waiting.amount if waiting is not None else 0
+    if cost <= known.balance + held:
+        return bought, cost
+    if waiting is None:
         raise LedgerRefused(
-            f"This costs {cost} {unit_of(character)}, but only {known.balance} are left.", field
+            f"This costs {cost} {unit}, but only {known.balance} {unit} are left."
+            f"{_held_note(character, known)}",
+            field,
         )
-    return bought, cost
+    # Only a request priced higher now than when it was asked (or one stored before
+    # requests held their price) gets here: it is not charged more than the balance has.
+    raise LedgerRefused(
+        f"Approving {waiting.trait_label} now costs {cost} {unit}: {held} {unit} were held "
+        f"for it and only {known.balance} {unit} are left besides."
+        f"{_held_note(character, known, besides=waiting)} Nothing was charged; it still "
+        "waits, to approve when the balance can pay or to refuse.",
+        field,
+    )
 
 
 def ask(
@@ -678,9 +741,10 @@ def ask(
 ) -> LedgerEntry:
     """Buy what needs the Storyteller's consent (an SWd10 merit in play).
 
-    At a table this only asks: the entry waits, charging nothing, until the GM approves
-    (it is bought then, at the price of that moment) or refuses. Outside a campaign the
-    owner is their own Storyteller and it is bought at once.
+    At a table this only asks: the entry waits, holding its price (counted as spent, so it
+    cannot be spent twice), until the GM approves (it is bought then, at the price of that
+    moment) or refuses, which frees what it held. Outside a campaign the owner is their own
+    Storyteller and it is bought at once.
     """
     with transaction.atomic():
         character, _access = _lock(user, character_id, Need.OWNER, expected_version)
@@ -714,8 +778,8 @@ def ask(
         return _write(
             character,
             user,
-            f"Asked the GM's consent for {label} ({cost} {unit} now)",
-            amount=0,
+            f"Asked the GM's consent for {label}: {cost} {unit} held until the GM decides",
+            amount=-cost,
             pending=True,
             **entry,
         )
@@ -731,7 +795,12 @@ def consent(
     reason: Any = "",
 ) -> LedgerEntry:
     """The GM approves a purchase that waits (it is bought and charged now) or refuses it
-    (a zero entry closes it, with the reason; nothing is charged)."""
+    (a zero entry closes it, with the reason, and frees what it held).
+
+    Approval charges the price of that moment, paid first from what the request holds. It
+    finds the held price unless the price rose since the player asked: then the balance
+    pays the difference, and when it cannot, approval is refused, nothing changes and the
+    request keeps waiting."""
     with transaction.atomic():
         character, access = _lock(user, character_id, Need.EDIT, expected_version)
         if not may_award(access, character):
@@ -742,14 +811,18 @@ def consent(
             return _close(character, user, entry, f"Refused: {why}")
         why = _reason(reason, required=False)
         trait, raw = entry.trait.split("=", 1)
-        bought, cost = _priced(character, trait, raw, "consent")
+        bought, cost = _priced(character, trait, raw, "consent", waiting=entry)
         advancement = advancement_for(character.system)
         before = _state(character)
         character.sheet = advancement.without_earned(bought)
         character.version += 1
         character.save(update_fields=["sheet", "version", "updated_at"])
         unit = unit_of(character)
-        _record(character, user, f"GM approved {entry.trait_label}: {cost} {unit}", before)
+        held = -entry.amount
+        summary = f"GM approved {entry.trait_label}: {cost} {unit}"
+        if held != cost:
+            summary += f" ({held} {unit} were held for it)"
+        _record(character, user, summary, before)
         # The request becomes the purchase (still the player's, to undo as any other).
         entry.pending = False
         entry.amount = -cost
@@ -771,9 +844,11 @@ def _pending(character: Character, entry_id: Any) -> LedgerEntry:
 
 
 def _close(character: Character, user: AbstractBaseUser, entry: LedgerEntry, why: str):
-    """End a purchase that waits without buying it: a zero entry that undoes it."""
+    """End a purchase that waits without buying it: it holds nothing any more (it never
+    cost anything), and a zero entry undoes it."""
     entry.pending = False
-    entry.save(update_fields=["pending"])
+    entry.amount = 0
+    entry.save(update_fields=["pending", "amount"])
     return _write(
         character,
         user,
@@ -841,11 +916,11 @@ def undo(
             return _close(character, user, entry, why or "Withdrawn")
         if entry.kind == Kind.PURCHASE:
             return _refund(character, user, entry, why)
-        balance = figures(character).balance
-        if balance - entry.amount < 0:
+        known = figures(character)
+        if known.balance - entry.amount < 0:
             raise LedgerRefused(
-                f"Undoing this would leave {balance - entry.amount} {entry.unit}: undo the "
-                "purchases it paid for first."
+                f"Undoing this would leave {known.balance - entry.amount} {entry.unit}: undo "
+                f"the purchases it paid for first.{_held_note(character, known)}"
             )
         return _write(
             character,

@@ -22,13 +22,15 @@ def _fresh(character: Character) -> Character:
 
 
 def _agree(character: Character) -> int:
-    """The balance is the sum of the entries, and the engine counts the same unspent."""
+    """The balance is the sum of the entries, and the engine counts the same unspent, but
+    for what a merit that waits holds (the engine judges the sheet, which lacks it)."""
     character = _fresh(character)
     balance = sum(LedgerEntry.objects.filter(character=character).values_list("amount", flat=True))
     ruleset = get_ruleset(character.system)
     settings = resolve_settings(ruleset.SETTINGS, character.readings_in_force)
-    assert ledger.figures(character).balance == balance
-    assert ruleset.status(ledger.engine_sheet(character), settings).unspent == balance
+    known = ledger.figures(character)
+    assert known.balance == balance
+    assert ruleset.status(ledger.engine_sheet(character), settings).unspent == balance + known.held
     return balance
 
 
@@ -62,10 +64,10 @@ def _ask(user, character, merit="ambidextrous", value="", choice=""):
 
 def test_a_merit_at_a_table_waits_for_the_gm_and_is_charged_when_approved(player, gm, in_play):
     asked = _ask(player, in_play)
-    assert asked.pending and asked.amount == 0 and asked.trait_label == "Ambidextrous"
-    # Nothing is charged or changed while it waits.
+    assert asked.pending and asked.amount == -3 and asked.trait_label == "Ambidextrous"
+    # Nothing is bought while it waits, but its price is held (test_ledger_held.py).
     assert "ambidextrous" not in _merits(in_play)
-    assert _agree(in_play) == 20
+    assert _agree(in_play) == 17
     # Only the GM consents.
     with pytest.raises(LedgerRefused, match="Only the GM"):
         ledger.consent(
@@ -143,11 +145,10 @@ def test_a_player_withdraws_a_merit_that_waits(player, in_play):
     assert _agree(in_play) == 20
 
 
-def test_approval_is_priced_then_and_refused_when_the_balance_cannot_pay(player, gm, in_play):
-    asked = _ask(player, in_play, "acute_senses", "3", "hearing")  # 9 XP
-    # The player spends the balance on raises before the GM looks.
-    while _agree(in_play) >= 9:
-        quotes = [q for q in ledger.quotes(_fresh(in_play)) if q.affordable]
+def test_approval_finds_the_price_held_though_the_player_spent_the_rest(player, gm, in_play):
+    asked = _ask(player, in_play, "acute_senses", "3", "hearing")  # 9 XP, held
+    # The player spends what is left on raises before the GM looks.
+    while quotes := [q for q in ledger.quotes(_fresh(in_play)) if q.affordable]:
         quotes.sort(key=lambda q: -q.cost.amount)
         ledger.purchase(
             user=player,
@@ -156,16 +157,15 @@ def test_approval_is_priced_then_and_refused_when_the_balance_cannot_pay(player,
             expected_version=_fresh(in_play).version,
         )
     balance = _agree(in_play)
-    assert balance < 9
-    with pytest.raises(LedgerRefused, match="only"):
-        ledger.consent(
-            user=gm,
-            character_id=in_play.pk,
-            entry_id=asked.pk,
-            approve=True,
-            expected_version=_fresh(in_play).version,
-        )
-    assert LedgerEntry.objects.get(pk=asked.pk).pending
+    assert balance < 11
+    approved = ledger.consent(
+        user=gm,
+        character_id=in_play.pk,
+        entry_id=asked.pk,
+        approve=True,
+        expected_version=_fresh(in_play).version,
+    )
+    assert not approved.pending and approved.amount == -9
     assert _agree(in_play) == balance
 
 
