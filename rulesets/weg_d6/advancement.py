@@ -13,10 +13,11 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from rulesets.core import InvalidEdit
 from rulesets.core import ledger as plain
 from rulesets.core.ledger import LedgerFigures
-from rulesets.weg_d6 import costs, traits
-from rulesets.weg_d6.data import CURRENCY
+from rulesets.weg_d6 import costs, force, traits
+from rulesets.weg_d6.data import CURRENCY, FORCE_SKILL_LABELS
 
 # The plain answers, shared with the other systems (rulesets/core/ledger.py).
 consent_choices = plain.consent_choices
@@ -98,8 +99,17 @@ def shown_without_row(sheet: Mapping[str, Any], trait: str) -> str:
 
 
 def undo_edits(sheet: Mapping[str, Any], trait: str, old_value: int) -> list[tuple[str, str]]:
+    """The edits that take a purchase back; InvalidEdit when it cannot be taken back yet.
+
+    Forgetting a power gives back the picks it used, and lowering a Force skill takes
+    back the unused pick its raise brought (edits.py). A raise whose pick already taught
+    a power waits for that power to be undone first, as any later purchase does: the
+    power would otherwise stay, owed by a raise that no longer exists (force.py).
+    """
     if trait.startswith("power."):
         return [("power.remove", trait.partition(".")[2])]
+    if trait in costs.FORCE_SKILL_TRAITS:
+        _refuse_while_a_power_holds_the_pick(sheet, trait)
     if trait == "force.sensitive":
         return [("force.sensitive", "no")]
     if trait == "move":
@@ -107,16 +117,32 @@ def undo_edits(sheet: Mapping[str, Any], trait: str, old_value: int) -> list[tup
     return [(trait, traits.code_text(old_value))]
 
 
+def _refuse_while_a_power_holds_the_pick(sheet: Mapping[str, Any], trait: str) -> None:
+    skill = trait.partition(".")[2]
+    if skill in sheet["force"]["power_picks"]:
+        return  # an unused pick of this skill goes back with the raise
+    names = [traits.power_label(sheet, slug) for slug in force.powers_holding_a_pick(sheet, skill)]
+    if not names:
+        return
+    if len(names) == 1:
+        taught, first = names[0], names[0]
+    else:
+        taught, first = f"one of {', '.join(names[:-1])} and {names[-1]}", "one of them"
+    raise InvalidEdit(
+        trait,
+        f"This {FORCE_SKILL_LABELS[skill]} raise taught {taught} free (002:800): "
+        f"undo {first} first.",
+    )
+
+
 def forget_purchase(sheet: Mapping[str, Any], trait: str) -> dict:
-    """Drop the refunded raise from the one-pip window, and the power pick it brought."""
+    """Drop the refunded raise from the one-pip window (its pick went back with the undo
+    edits)."""
     new = copy.deepcopy(dict(sheet))
     for index in range(len(new["interval"]) - 1, -1, -1):
         if new["interval"][index]["trait"] == trait:
             del new["interval"][index]
             break
-    skill = trait.partition(".")[2]
-    if trait.startswith("force.") and skill in new["force"].get("power_picks", []):
-        new["force"]["power_picks"].remove(skill)
     return new
 
 

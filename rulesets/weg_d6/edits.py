@@ -14,7 +14,8 @@ Trait keys (raw is what the form submits):
     spec.add "Name|<skill>"; spec.<slug> "6D" or "+1D" (its skill plus 1D); spec.remove
         "<slug>"
     force.sensitive yes/no; force.control|sense|alter "1D"
-    power.add "<slug>" or "Name|control+sense"; power.remove "<slug>"
+    power.add "<slug>" or "Name|control+sense"; power.remove "<slug>" (gives back the
+        R&E picks it used)
     points.character|force|dark_side; teacher.present yes/no; teacher.control|sense|alter
     droid.speed|armor "2D"; equipment.add "Name|features"; equipment.<i>.name|features;
         equipment.remove "<i>" (rows count from 0 in keys, from 1 in messages)
@@ -71,7 +72,6 @@ from rulesets.weg_d6.data import (
     MAX_INTERVAL,
     MAX_MOVE,
     MAX_POINTS,
-    MAX_POWER_PICKS,
     MAX_SPECIALIZATIONS,
     MAX_WEAPONS,
     NAME_LIMIT,
@@ -84,7 +84,13 @@ from rulesets.weg_d6.data import (
     WOUND_BY_SLUG,
     WOUND_SLUGS_BY_EDITION,
 )
-from rulesets.weg_d6.force import force_order_problem, overfilled_by
+from rulesets.weg_d6.force import (
+    force_order_problem,
+    force_skill_steps,
+    overfilled_by,
+    picks_in_skill_order,
+    picks_spent,
+)
 from rulesets.weg_d6.settings import SETTINGS
 from rulesets.weg_d6.traits import code_text as code
 
@@ -164,7 +170,7 @@ def _switch_kind(sheet: dict, kind: str) -> None:
         sheet["droid"]["speed"] = DROID_BASE_ATTRIBUTE_PIPS
         for skill in FORCE_SKILL_SLUGS:
             sheet["force"][skill] = 0
-        sheet["force"].update(sensitive=False, powers=[], power_picks=[])
+        sheet["force"].update(sensitive=False, powers=[], power_picks=[], power_picks_spent={})
         if sheet["role"] == "pc":
             sheet["points"]["force"] = DROID_PC_STARTING_FORCE_POINTS
     else:
@@ -388,9 +394,27 @@ def _edit_force(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
     if 0 < pips < LEARNED_FORCE_SKILL_PIPS:
         raise InvalidEdit(trait, "A Force skill starts at 1D when learned.")
     learned_now = sheet["force"][rest] == 0 and pips > 0
+    lowered_by = force_skill_steps(pips, sheet["force"][rest])
     sheet["force"][rest] = pips
     if learned_now and sheet["edition"] == EDITION_1E:
         _grant_initial_powers(sheet, rest, settings)
+    if lowered_by:
+        _take_back_picks(sheet, rest, lowered_by)
+
+
+def _take_back_picks(sheet: dict, skill: str, steps: int) -> None:
+    """Take back the unused picks the lowered pips brought (002:800), one per step.
+
+    A pick that already taught a power stays with that power: a plain lowering is a
+    correction, and the ledger refuses to refund such a raise before the power
+    (advancement.undo_edits).
+    """
+    picks = list(sheet["force"]["power_picks"])
+    for _ in range(steps):
+        if skill not in picks:
+            break
+        picks.remove(skill)
+    sheet["force"]["power_picks"] = picks
 
 
 def _grant_initial_powers(sheet: dict, skill: str, settings: Mapping) -> None:
@@ -460,8 +484,19 @@ def _edit_power(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
             raise InvalidEdit(trait, f"“{raw}” is not a learned power.")
         sheet["force"]["powers"].remove(slug)
         sheet["force"]["custom_powers"].pop(slug, None)
+        _give_back_picks(sheet, slug)
     else:
         raise _unknown(trait)
+
+
+def _give_back_picks(sheet: dict, slug: str) -> None:
+    """Return the picks a dropped power used up: the raises that owed them still stand."""
+    spent = dict(picks_spent(sheet))
+    given_back = spent.pop(slug, [])
+    sheet["force"]["power_picks_spent"] = spent
+    if given_back:
+        picks = sheet["force"]["power_picks"] + given_back
+        sheet["force"]["power_picks"] = picks_in_skill_order(picks)
 
 
 def point_label(sheet: Mapping[str, Any], kind: str) -> str:
@@ -672,7 +707,7 @@ def _edit_advance(sheet: dict, trait: str, rest: str, raw: str, settings: Mappin
         skill = rest.partition(".")[2]
         if sheet["edition"] == EDITION_RE:
             picks = sheet["force"]["power_picks"] + [skill] * len(steps)
-            sheet["force"]["power_picks"] = picks[:MAX_POWER_PICKS]
+            sheet["force"]["power_picks"] = picks_in_skill_order(picks)
         elif old == 0:
             _grant_initial_powers(sheet, skill, settings)
     sheet["interval"].append({"trait": rest, "from": old, "to": new, "cost": cost.amount})
@@ -714,6 +749,9 @@ def _advance_power(sheet: dict, trait: str, raw: str, settings: Mapping) -> None
     _pay(sheet, trait, cost.amount, cost.explanation)
     for skill in used:
         sheet["force"]["power_picks"].remove(skill)
+    if used:
+        # Kept so that dropping the power gives these picks back (force.py).
+        sheet["force"]["power_picks_spent"] = {**picks_spent(sheet), slug: used}
     sheet["force"]["powers"].append(slug)
     sheet["interval"].append({"trait": f"power.{slug}", "from": 0, "to": 1, "cost": cost.amount})
 

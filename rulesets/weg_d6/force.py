@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rulesets.weg_d6 import traits
-from rulesets.weg_d6.data import EDITION_1E, FORCE_SKILL_SLUGS, INITIAL_SET_OF_1E
+from rulesets.weg_d6.data import (
+    EDITION_1E,
+    FORCE_SKILL_SLUGS,
+    INITIAL_SET_OF_1E,
+    LEARNED_FORCE_SKILL_PIPS,
+    MAX_POWER_PICKS,
+)
 
 
 def power_total_applies(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> bool:
@@ -76,3 +82,46 @@ def overfilled_by(sheet: Mapping[str, Any], slug: str, settings: Mapping[str, An
         if total is not None and used + 1 > total:
             full.append(skill)
     return full
+
+
+# --- R&E power picks: one power owed for each pip a Force skill rose (002:800) ------------
+#
+# Neither 002 (002:800-806) nor the digest (rules/weg_d6.md §5.1, §10) says what becomes of a
+# pick when the power it taught is dropped, or of a power when the raise that owed it is
+# refunded. The reading kept here: undoing a step restores the sheet as it was before it.
+# A dropped power gives its picks back; a lowered Force skill takes back the unused picks
+# its pips brought; a raise whose pick taught a power is refunded only after that power.
+
+
+def picks_in_skill_order(picks: Iterable[str]) -> list[str]:
+    """The picks as the sheet keeps them: control, sense, alter, at most MAX_POWER_PICKS.
+
+    One order whatever the order of raises, so a pick given back leaves the list exactly
+    as it was before the power took it.
+    """
+    kept = list(picks)[:MAX_POWER_PICKS]
+    return sorted(kept, key=FORCE_SKILL_SLUGS.index)
+
+
+def picks_spent(sheet: Mapping[str, Any]) -> Mapping[str, list[str]]:
+    """The picks each learned power used up.
+
+    A sheet stored at version 2 and not yet upgraded has no such record: none spent.
+    """
+    return sheet["force"].get("power_picks_spent", {})
+
+
+def powers_holding_a_pick(sheet: Mapping[str, Any], skill: str) -> list[str]:
+    """The learned powers a pick of `skill` taught, in the order they were learned."""
+    spent = picks_spent(sheet)
+    return [slug for slug in sheet["force"]["powers"] if skill in spent.get(slug, ())]
+
+
+def force_skill_steps(low: int, high: int) -> int:
+    """How many raises part two codes of a Force skill: each pip is one, and learning the
+    skill (0D to 1D, 002:796) is one too."""
+    if high <= low:
+        return 0
+    if low == 0:
+        return 1 + max(0, high - LEARNED_FORCE_SKILL_PIPS)
+    return high - low

@@ -63,7 +63,7 @@ from rulesets.weg_d6.data import (
 from rulesets.weg_d6.settings import SETTINGS
 from rulesets.weg_d6.traits import slugify
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 HUMAN = SPECIES_BY_SLUG["human"]
 
@@ -173,6 +173,9 @@ class Force(SheetModel):
     custom_powers: Annotated[dict[Key, CustomPower], Field(max_length=MAX_CUSTOM_POWERS)] = {}
     # R&E: each pip a Force skill rose owes a power the teacher picks (002:800).
     power_picks: PowerPicks = []
+    # R&E: the picks each power learned with them used up, so dropping the power gives
+    # them back (version 3).
+    power_picks_spent: Annotated[dict[Key, ForceSkills], Field(max_length=MAX_POWERS)] = {}
 
 
 class Points(SheetModel):
@@ -287,7 +290,19 @@ def _add_gear(sheet: dict) -> dict:
     return upgraded
 
 
-MIGRATIONS = {0: _from_unversioned, 1: _add_gear}
+def _add_power_picks_spent(sheet: dict) -> dict:
+    """Version 2 -> 3: the picks each Force power used up, none on a sheet of before.
+
+    Which picks an earlier power took was not kept, so dropping it gives none back.
+    """
+    upgraded = dict(sheet)
+    force = upgraded.get("force")
+    if isinstance(force, Mapping):  # anything else is refused by validation, as before
+        upgraded["force"] = {"power_picks_spent": {}, **force}
+    return upgraded
+
+
+MIGRATIONS = {0: _from_unversioned, 1: _add_gear, 2: _add_power_picks_spent}
 
 
 def blank_sheet(settings: Mapping[str, Any]) -> dict:
@@ -341,6 +356,9 @@ def _cross_field_faults(sheet: dict) -> list[str]:
             faults.append(f"force.powers.{index}: “{slug}” is not a Force power")
     if len(set(force["powers"])) != len(force["powers"]):
         faults.append("force.powers: a power is listed twice")
+    for slug in force["power_picks_spent"]:
+        if slug not in force["powers"]:
+            faults.append(f"force.power_picks_spent.{slug}: “{slug}” is not a learned power")
     limits = sheet["custom_species"]
     for slug in ATTRIBUTE_SLUGS:
         if limits["minimum"][slug] > limits["maximum"][slug]:

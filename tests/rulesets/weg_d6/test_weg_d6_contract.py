@@ -84,6 +84,8 @@ def test_a_sheet_stored_before_schema_versions_upgrades_and_keeps_every_value() 
         "info": {**old["info"], "physical": "", "quote": ""},
         "weapons": [],
         "gear": {"credits": 0, "equipment": ""},
+        # Version 3 keeps the picks each Force power used up: none yet.
+        "force": {**old["force"], "power_picks_spent": {}},
     }
     assert weg.check(upgraded, SETTINGS) is not None
     assert weg.status(upgraded, SETTINGS).stage == "play"
