@@ -30,7 +30,7 @@ from sheets.campaigns import services
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.campaigns.printing import table_print_context
 from sheets.campaigns.services import CampaignRefused, SettingsRefused
-from sheets.characters.ledger import engine_sheet, with_figures
+from sheets.characters.ledger import engine_sheet, figures, with_figures
 from sheets.characters.models import Character, Revision
 from sheets.permissions import campaign_for, own_characters, visible_campaigns
 
@@ -104,6 +104,8 @@ class SheetRow:
     status: Status
     last_change_at: datetime | None
     last_change_by: str | None
+    # What purchases waiting for the GM's consent hold of the unspent figure.
+    held: int = 0
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,7 @@ def dashboard_rows(campaign: Campaign) -> list[SheetRow]:
             ruleset.status(engine_sheet(character), in_force),
             character.last_change_at,
             character.last_change_by,
+            figures(character).held,
         )
         for character in characters.order_by("owner__username", "name", "pk")
     ]

@@ -32,7 +32,7 @@ from sheets.characters.layouts import (
     sheet_context,
 )
 from sheets.characters.layouts.base import trait_dom_id
-from sheets.characters.ledger import engine_sheet, keep_figures, with_figures
+from sheets.characters.ledger import engine_sheet, figures, keep_figures, with_figures
 from sheets.characters.models import Character, GMNote, ReviewState
 from sheets.characters.pdf import render_character_pdf
 from sheets.characters.schema import character_file_schema
@@ -78,6 +78,8 @@ class Listed:
 
     character: Character
     status: Status
+    # What purchases waiting for the GM's consent hold of the unspent figure.
+    held: int
 
 
 def _status(character: Character) -> Status:
@@ -91,7 +93,7 @@ def _status(character: Character) -> Status:
 @login_required
 def character_list(request: HttpRequest) -> HttpResponse:
     listed = [
-        Listed(character, _status(character))
+        Listed(character, _status(character), figures(character).held)
         for character in with_figures(own_characters(request.user))
     ]
     return render(request, "characters/list.html", {"characters": listed})

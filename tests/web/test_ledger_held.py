@@ -300,6 +300,23 @@ def test_the_ledger_page_shows_what_is_held_for_approval(player_client, player, 
     assert f"{20 - HELD} <small>({HELD} held for approval)</small>" in table
 
 
+def test_the_sheet_its_list_and_the_table_say_what_of_the_unspent_xp_is_held(
+    player_client, player, gm, in_play
+):
+    """The engine's unspent figure still holds the merit's price (it is not on the sheet
+    yet): each page that shows the figure says how much of it waits for approval."""
+    _ask(player, in_play)
+    sheet = player_client.get(reverse("character_sheet", args=[in_play.pk])).content.decode()
+    unspent = re.search(r'<span class="unspent">(.*?)</span>', sheet, re.S).group(1)
+    assert unspent == f"20 XP unspent, {HELD} of it held for the GM's approval."
+    listed = player_client.get(reverse("character_list")).content.decode()
+    assert f"20 XP unspent ({HELD} held for the GM's approval)" in listed
+    gm_client = Client()
+    gm_client.force_login(gm)
+    table = gm_client.get(reverse("campaign_detail", args=[in_play.campaign_id])).content
+    assert f"20 XP ({HELD} held for approval)" in table.decode()
+
+
 def test_a_refused_raise_on_the_page_names_the_merit_and_changes_nothing(
     player_client, player, gm, in_play
 ):

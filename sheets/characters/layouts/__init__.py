@@ -34,7 +34,7 @@ from sheets.characters.layouts.base import (
     sheet_state,
 )
 from sheets.characters.layouts.changed_html import Parsed, changed_elements, parsed
-from sheets.characters.ledger import engine_sheet
+from sheets.characters.ledger import engine_sheet, figures, keep_figures
 from sheets.characters.models import Character
 from sheets.permissions import CharacterAccess
 
@@ -65,15 +65,21 @@ def _context(
     submitted: Mapping[str, str] | None = None,
 ) -> dict:
     layout = layout_for(character.system)
-    # The engine judges the sheet with the ledger's figures, which the sheet never stores.
+    # The engine judges the sheet with the ledger's figures, which the sheet never stores
+    # (summed once, kept on the instance for what else reads them).
+    known = figures(keep_figures(character))
     state = sheet_state(
-        get_ruleset(character.system), engine_sheet(character), character.readings_in_force
+        get_ruleset(character.system), engine_sheet(character, known), character.readings_in_force
     )
     if not errors and not submitted:
-        return plain_context(character, layout, state, access)
-    return build_context(
-        character, layout, state, errors=errors or {}, submitted=submitted or {}, access=access
-    )
+        context = plain_context(character, layout, state, access)
+    else:
+        context = build_context(
+            character, layout, state, errors=errors or {}, submitted=submitted or {}, access=access
+        )
+    # What purchases waiting for the GM's consent hold: still in the engine's unspent figure
+    # (the sheet does not have them yet), no longer free to spend.
+    return context | {"held": known.held}
 
 
 def sheet_context(
