@@ -44,5 +44,10 @@ def test_a_sheet_loads_and_edits_without_a_policy_violation(
     assert not [line for line in console if line.startswith("pageerror")]
     # And the listener does hear a violation: an inline style attribute is refused.
     page.evaluate("document.body.insertAdjacentHTML('beforeend', '<p style=\"color:red\">x</p>')")
-    page.wait_for_function("window.__violations.length > 0")
+    # Polled from here: wait_for_function evaluates a string predicate with eval once it has
+    # to poll, which this page's policy (no unsafe-eval) refuses.
+    for _ in range(50):
+        if page.evaluate("window.__violations.length"):
+            break
+        page.wait_for_timeout(100)
     assert page.evaluate("window.__violations")[0].startswith("style-src")

@@ -142,16 +142,12 @@ def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
     expect(page.locator('#trait-stat-coordination [value="5"]')).to_be_checked()
     expect(page.locator("#sheet-version")).to_have_value("3")
     # The row was swapped, and the focus stayed on the dot just chosen.
-    page.wait_for_function(
-        "document.activeElement.matches('#trait-stat-coordination [value=\"5\"]')"
-    )
+    expect(page.locator('#trait-stat-coordination [value="5"]')).to_be_focused()
     expect(page.locator("#trait-skill-lightsaber")).to_contain_text("Rolls 8d with Coordination.")
     page.keyboard.press("ArrowLeft")
     expect(spent).to_have_text("152")
     expect(page.locator("#sheet-version")).to_have_value("4")
-    page.wait_for_function(
-        "document.activeElement.matches('#trait-stat-coordination [value=\"4\"]')"
-    )
+    expect(page.locator('#trait-stat-coordination [value="4"]')).to_be_focused()
     character.refresh_from_db()
     assert character.sheet["stats"]["coordination"] == 4
 
@@ -164,7 +160,7 @@ def test_a_wound_box_keeps_the_focus_while_it_cycles(
     box.focus()
     page.keyboard.press("Enter")
     expect(box).to_have_text("/")
-    page.wait_for_function("document.activeElement.id === 'trait-wound-head-0'")
+    expect(box).to_be_focused()
     page.keyboard.press("Enter")
     expect(box).to_have_text("X")
     character.refresh_from_db()

@@ -154,10 +154,10 @@ def test_from_the_keyboard_a_row_of_dots_is_one_stop_and_arrows_raise_it(
     expect(page.locator('#trait-attr-dexterity [value="5"]')).to_be_checked()
     expect(page.locator("#sheet-version")).to_have_value("2")
     # The row was swapped, and the focus stayed on the dot just chosen.
-    page.wait_for_function("document.activeElement.matches('#trait-attr-dexterity [value=\"5\"]')")
+    expect(page.locator('#trait-attr-dexterity [value="5"]')).to_be_focused()
     page.keyboard.press("ArrowLeft")
     expect(physical_spent).to_have_text("6")
     expect(page.locator("#sheet-version")).to_have_value("3")
-    page.wait_for_function("document.activeElement.matches('#trait-attr-dexterity [value=\"4\"]')")
+    expect(page.locator('#trait-attr-dexterity [value="4"]')).to_be_focused()
     character.refresh_from_db()
     assert character.sheet["attributes"]["dexterity"] == 4
