@@ -94,3 +94,21 @@ def other_table(other_gm):
     from sheets.campaigns.services import campaign_create
 
     return campaign_create(user=other_gm, name="Core Worlds", system="swd10")
+
+
+@pytest.fixture
+def in_play(player, gm, table, swd10_character):
+    """Kira Dane at the GM's table, finished, with 20 XP awarded by the GM (the ledger's
+    consent and held-purchase tests)."""
+    from sheets.characters import ledger
+    from sheets.characters.models import Character
+    from sheets.characters.services import character_apply_edits
+
+    character = character_apply_edits(
+        user=player,
+        character_id=swd10_character.pk,
+        edits={"stage": "play"},
+        expected_version=swd10_character.version,
+    )
+    ledger.award(user=gm, character_id=character.pk, amount="20", reason="Session 1")
+    return Character.objects.get(pk=character.pk)

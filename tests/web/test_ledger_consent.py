@@ -38,19 +38,6 @@ def _merits(character: Character) -> list[str]:
     return [row["slug"] for row in _fresh(character).sheet["merits"]]
 
 
-@pytest.fixture
-def in_play(player, gm, table, swd10_character):
-    """Kira Dane at the GM's table, finished, with 20 XP awarded by the GM."""
-    character = character_apply_edits(
-        user=player,
-        character_id=swd10_character.pk,
-        edits={"stage": "play"},
-        expected_version=swd10_character.version,
-    )
-    ledger.award(user=gm, character_id=character.pk, amount="20", reason="Session 1")
-    return _fresh(character)
-
-
 def _ask(user, character, merit="ambidextrous", value="", choice=""):
     return ledger.ask(
         user=user,

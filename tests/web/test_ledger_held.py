@@ -25,8 +25,8 @@ from sheets.campaigns.services import (
 from sheets.characters import ledger
 from sheets.characters.ledger import LedgerRefused
 from sheets.characters.models import Character, LedgerEntry
-from sheets.characters.services import character_apply_edits
 from tests.web.test_ledger import SYSTEMS, _finished, _fresh
+from tests.web.test_ledger_consent import _ask as consent_ask
 
 pytestmark = pytest.mark.django_db
 # Acute Senses at 3 points costs 3 × 3 XP (L320, L328).
@@ -54,28 +54,8 @@ def _agree(character: Character) -> int:
     return total
 
 
-@pytest.fixture
-def in_play(player, gm, table, swd10_character):
-    """Kira Dane at the GM's table, finished, with 20 XP awarded by the GM."""
-    character = character_apply_edits(
-        user=player,
-        character_id=swd10_character.pk,
-        edits={"stage": "play"},
-        expected_version=swd10_character.version,
-    )
-    ledger.award(user=gm, character_id=character.pk, amount="20", reason="Session 1")
-    return _fresh(character)
-
-
 def _ask(user, character, merit="acute_senses", value="3", choice="hearing"):
-    return ledger.ask(
-        user=user,
-        character_id=character.pk,
-        choice=merit,
-        value=value,
-        detail=choice,
-        expected_version=_fresh(character).version,
-    )
+    return consent_ask(user, character, merit, value, choice)
 
 
 def _consent(user, character, entry, *, approve=True, reason=""):
