@@ -757,6 +757,14 @@ def ask(
         trait, raw = advancement.consent_edit(choice, value, detail)
         bought, cost = _priced(character, trait, raw, "ask")
         key, label, to_value = advancement.consent_entry(bought)
+        if character.campaign_id is not None and _waiting_for(character, label):
+            # Asked twice, it would hold its price twice, and approving the second would
+            # be refused as a merit the sheet already has.
+            raise LedgerRefused(
+                f"{label} already waits for the GM's approval. To ask at another value, "
+                "undo that request on the ledger first.",
+                "ask",
+            )
         unit = unit_of(character)
         entry = {
             "kind": Kind.PURCHASE,
@@ -783,6 +791,13 @@ def ask(
             pending=True,
             **entry,
         )
+
+
+def _waiting_for(character: Character, label: str) -> bool:
+    """Whether a request for this merit (its name and choice, at any value) waits."""
+    return LedgerEntry.objects.filter(
+        character=character, pending=True, kind__in=SPENDING, trait_label=label
+    ).exists()
 
 
 def consent(

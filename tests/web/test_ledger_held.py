@@ -218,6 +218,34 @@ def test_refusing_or_withdrawing_the_merit_releases_what_it_held(player, gm, in_
     _buy(player, in_play, cheapest.trait)
 
 
+@pytest.mark.parametrize("value", ["3", "2"])
+def test_the_same_merit_asked_again_while_it_waits_is_refused_and_holds_nothing_more(
+    player, gm, in_play, value
+):
+    """Asked twice, it held its price twice, and approving the second was then refused as
+    a merit the sheet already has."""
+    asked = _ask(player, in_play)
+    before = _stored(in_play)
+    with pytest.raises(LedgerRefused) as refused:
+        _ask(player, in_play, value=value)
+    assert f"{MERIT} already waits for the GM's approval" in refused.value.message
+    assert refused.value.field == "ask"
+    assert _stored(in_play) == before
+    assert ledger.figures(_fresh(in_play)).held == HELD
+    # The same merit with another choice is another merit: it may be asked for.
+    _ask(player, in_play, choice="sight")
+    assert ledger.figures(_fresh(in_play)).held == 2 * HELD
+    # Once the first is withdrawn, the merit may be asked again.
+    ledger.undo(
+        user=player,
+        character_id=in_play.pk,
+        entry_id=asked.pk,
+        expected_version=_fresh(in_play).version,
+    )
+    _ask(player, in_play, value=value)
+    assert ledger.figures(_fresh(in_play)).held == HELD + int(value) * 3
+
+
 # --- a request that holds less than its price -----------------------------------------------
 
 
