@@ -57,8 +57,10 @@ class Section:
     adds_by_gm: bool = False
     prefixes: tuple[str, ...] = ()
     side: bool = False
-    # Redrawn whenever a derived value changes (it prints derived values).
-    shows_derived: bool = False
+    # Redrawn whenever a derived value it prints changes: True for any of them, or the
+    # keys of `derived` the section's templates read (a WEG attribute step changes the
+    # totals the side panel prints, not the wound track's state).
+    shows_derived: bool | tuple[str, ...] = False
     # Redrawn whenever this section's extra context changes (a list drawn from it).
     uses_extra: tuple[str, ...] = ()
 
@@ -467,6 +469,14 @@ def plain_context(
     return context | {"character": character, "drawn_key": key if state.key else None}
 
 
+def _prints_a_change(
+    shows: bool | tuple[str, ...], before: Mapping[str, Any], after: Mapping[str, Any]
+) -> bool:
+    if isinstance(shows, bool):
+        return shows
+    return any(before.get(key) != after.get(key) for key in shows)
+
+
 def changed_parts(
     layout: Layout,
     before: dict,
@@ -485,7 +495,8 @@ def changed_parts(
         before["status"].stage != after["status"].stage
         or before["state"].settings != after["state"].settings
     )
-    derived_moved = before["derived"] != after["derived"]
+    old_derived, new_derived = before["derived"], after["derived"]
+    derived_moved = old_derived != new_derived
     for part in after["parts"] + after["side_parts"]:
         old = old_parts.get(part.section.key)
         section = part.section
@@ -495,7 +506,7 @@ def changed_parts(
             or old.signature != part.signature
             or old.errors != part.errors
             or old.violations != part.violations
-            or (section.shows_derived and derived_moved)
+            or (derived_moved and _prints_a_change(section.shows_derived, old_derived, new_derived))
             or any(before.get(name) != after.get(name) for name in section.uses_extra)
         ):
             whole.append(part)
