@@ -15,12 +15,11 @@ import pytest
 from django.db import transaction
 from django.urls import reverse
 
-from rulesets.registry import get_ruleset
 from sheets.characters import layouts
 from sheets.characters.layouts import forget_drawings
 from sheets.characters.services import character_create
 from sheets.characters.templatetags.sheet_rows import _drawn
-from tests.web.test_edit_swaps import EDITS, HTMX
+from tests.web.test_edit_swaps import EDITS, HTMX, _start
 
 # A CSRF token as a hidden input and in the hx-headers htmx sends.
 _CSRF = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*(")')
@@ -30,15 +29,13 @@ def _even(markup: bytes) -> str:
     return _CSRF.sub(r"\1\2", markup.decode())
 
 
-def _character(player, system: str):
-    return character_create(
-        owner=player, name="Demo", system=system, sheet=get_ruleset(system).demo_sheet()
-    )
+def _character(player, case: str):
+    return character_create(owner=player, name="Demo", system=case.split()[0], sheet=_start(case))
 
 
 @pytest.mark.parametrize("case", sorted(EDITS))
 def test_a_page_drawn_from_kept_rows_is_the_page_drawn_afresh(player_client, player, case):
-    character = _character(player, case.split()[0])
+    character = _character(player, case)
     url = reverse("character_sheet", args=[character.pk])
     forget_drawings()
     cold = player_client.get(url).content
@@ -49,13 +46,11 @@ def test_a_page_drawn_from_kept_rows_is_the_page_drawn_afresh(player_client, pla
 
 
 @pytest.mark.parametrize("case", sorted(EDITS))
-def test_an_edit_compared_with_kept_bodies_answers_as_one_drawn_afresh(
-    player_client, player, case
-):
+def test_an_edit_compared_with_kept_bodies_answers_as_one_drawn_afresh(player_client, player, case):
     """Each edit of the sequence is made twice from the same stored sheet: once as it comes,
     after the edit before it (whose bodies it compares against are kept), then again with
     the caches emptied, in a savepoint rolled back in between."""
-    character = _character(player, case.split()[0])
+    character = _character(player, case)
     player_client.get(reverse("character_sheet", args=[character.pk]))
     edit_url = reverse("character_edit", args=[character.pk])
     kept_before = 0

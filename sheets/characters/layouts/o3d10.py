@@ -259,6 +259,7 @@ class O3d10Layout(Layout):
             body="rulesets/o3d10/_gear.html",
             adds="rulesets/o3d10/_gear_add.html",
             prefixes=("weapon.", "armor."),
+            uses_extra=("o3d10_gear",),
         ),
         # Notes is a multi-line box, which the shell's one-line text row would flatten:
         # redrawing the section whenever the notes change keeps it a box.

@@ -105,10 +105,10 @@ class OreLayout(Layout):
         Section(
             "species",
             "Species and abilities",
+            # The add row sits in the body: what it offers follows the abilities and skills.
             body="rulesets/ore/_species.html",
-            adds="rulesets/ore/_species_add.html",
             prefixes=("ability",),
-            uses_extra=("ore_species",),
+            uses_extra=("ore_species", "ore_ability_choices"),
         ),
     )
 

@@ -38,6 +38,8 @@ ATTRIBUTE_SECTION = {a.label: f"attr-{a.slug}" for a in ATTRIBUTES}
 # Sections whose rows carry − / + / advance / remove buttons beside them: a change to any
 # of those buttons redraws the section (the shell swaps single rows without them).
 STEPPED_SECTIONS = (*ATTRIBUTE_SECTION.values(), "force", "droid")
+ATTRIBUTE_CHOICES = tuple((a.slug, a.label) for a in ATTRIBUTES)
+WEAPON_LIMITS = {"name": NAME_LIMIT, **WEAPON_TEXT_LIMITS}
 PRINT_MIN_LINES = 5
 PRINT_WEAPON_LINES = 3
 
@@ -76,7 +78,7 @@ class WegD6Layout(Layout):
             "New skills",
             body="rulesets/weg_d6/_skills.html",
             prefixes=("skill.add", "skill.remove", "spec.add", "spec.remove"),
-            uses_extra=("weg_edition", "weg_skill_choices"),
+            uses_extra=("weg_edition", "edition_1e", "weg_skill_choices"),
         ),
         Section(
             "points",
@@ -151,6 +153,7 @@ class WegD6Layout(Layout):
             body="rulesets/weg_d6/_derived.html",
             side=True,
             shows_derived=True,
+            uses_extra=("is_droid",),
         ),
     )
 
@@ -176,7 +179,7 @@ class WegD6Layout(Layout):
             "edition_1e": sheet["edition"] == EDITION_1E,
             **{_steps_key(section): tuple(rows) for section, rows in steps.items()},
             "weg_edition": sheet["edition"],
-            "weg_attributes": [(a.slug, a.label) for a in ATTRIBUTES],
+            "weg_attributes": ATTRIBUTE_CHOICES,
             "weg_custom_species": sheet["species"] == CUSTOM_SPECIES,
             "weg_skill_choices": _skill_choices(sheet),
             "weg_move_advance": _move_advance(state.rows, sheet, play),
@@ -187,7 +190,7 @@ class WegD6Layout(Layout):
             "weg_interval": _interval(sheet),
             "weg_description": sheet["info"]["description"],
             "weg_description_limit": DESCRIPTION_LIMIT,
-            "weg_limits": {"name": NAME_LIMIT, **WEAPON_TEXT_LIMITS},
+            "weg_limits": WEAPON_LIMITS,
             # The PDF renders print.html from the page context: built only when the print
             # template asks for it (a template calls a callable it is given).
             "printed": partial(_printed, state),
