@@ -187,8 +187,10 @@ def forget_drawings() -> None:
     """Empty every answer and drawing kept by content (sheet states, laid-out pages, rows,
     section bodies), as a process that never saw a sheet has them: for the bench's cold
     edits and the tests that compare a warm drawing with a fresh one."""
+    from sheets.characters.templatetags.ore_sheet import forget_boxes
     from sheets.characters.templatetags.sheet_rows import forget_rows
 
     forget_rows()
+    forget_boxes()
     _BODIES.clear()
     forget_states()

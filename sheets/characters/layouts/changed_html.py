@@ -34,6 +34,9 @@ _IN_TEMPLATE = frozenset(
 # A sheet row goes whole or not at all: it holds its refusal message and the value typed,
 # which the page shows since the last response and a redraw of part of it would leave.
 _WHOLE_CLASSES = frozenset({"trait"})
+# Every such class name holds this: a substring test rules most elements out at once.
+_WHOLE_HINT = "trait"
+assert all(_WHOLE_HINT in name for name in _WHOLE_CLASSES)
 
 
 @dataclass(slots=True)
@@ -103,7 +106,7 @@ def _parse(source: str) -> _Element:
             if element_id in ids:
                 raise _Unreadable(f"id {element_id} twice")
             ids.add(element_id)
-        if any(name in attrs for name in _WHOLE_CLASSES):
+        if _WHOLE_HINT in attrs:
             classes = _CLASS.search(attrs)
             whole = classes and not _WHOLE_CLASSES.isdisjoint(classes.group(1).split())
         element = _Element(tag, element_id, bool(whole), start, end, end, [], [""])

@@ -8,6 +8,7 @@ template variables a box.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from django import template
@@ -19,22 +20,37 @@ register = template.Library()
 
 @register.simple_tag
 def wound_boxes(location: Mapping[str, Any], may_mark: bool) -> SafeString:
+    boxes = tuple(
+        (
+            box["key"],
+            box["dom_id"],
+            box["state"],
+            box["label"],
+            box["state_label"],
+            box["next_label"],
+            box["mark"],
+        )
+        for box in location["box_rows"]
+    )
+    return _drawn_boxes(boxes, bool(may_mark))
+
+
+# A location's boxes are drawn from these words alone: an edit redraws the wound table, in
+# which every location but the one clicked reads as it did, so each is drawn once per
+# content (escaping some fifty boxes' attributes cost more than the rest of the table).
+@lru_cache(maxsize=1024)
+def _drawn_boxes(boxes: tuple[tuple[str, ...], ...], may_mark: bool) -> SafeString:
     disabled = mark_safe("" if may_mark else " disabled")
     return format_html_join(
         "",
         '<button type="submit" name="edit" value="{}=cycle" id="{}" class="box box-{}"'
         ' aria-label="{}: {}; click for {}"{}>{}</button>',
         (
-            (
-                box["key"],
-                box["dom_id"],
-                box["state"],
-                box["label"],
-                box["state_label"],
-                box["next_label"],
-                disabled,
-                box["mark"],
-            )
-            for box in location["box_rows"]
+            (key, dom_id, state, label, state_label, next_label, disabled, mark)
+            for key, dom_id, state, label, state_label, next_label, mark in boxes
         ),
     )
+
+
+def forget_boxes() -> None:
+    _drawn_boxes.cache_clear()
