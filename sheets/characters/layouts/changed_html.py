@@ -46,10 +46,20 @@ class _Element:
     whole: bool  # sent whole when anything in it changed
     start: int  # where "<tag" begins
     start_end: int  # just after the start tag's ">"
-    end: int
+    end: int  # just after the end tag
+    inner_end: int  # where the end tag begins (start_end for an element without one)
     children: list[_Element]
-    # The text (and anything not an element) between children: len(children) + 1 pieces.
-    texts: list[str]
+
+
+def _texts(element: _Element, source: str) -> list[str]:
+    """The text (and anything not an element) between the element's children: read only
+    for an element that changed, so the parse does not cut it for every element."""
+    texts, position = [], element.start_end
+    for child in element.children:
+        texts.append(source[position : child.start])
+        position = child.end
+    texts.append(source[position : element.inner_end])
+    return texts
 
 
 class _Unreadable(Exception):
@@ -75,29 +85,26 @@ def _parse(source: str) -> _Element:
     A regular expression, not html.parser: this runs on every section of every edit, and
     the templates' output is regular (double-quoted attributes, text escaped).
     """
-    root = _Element("", None, False, 0, 0, -1, [], [""])
+    root = _Element("", None, False, 0, 0, len(source), len(source), [])
     stack = [root]
     ids: set[str] = set()
-    position = 0
     for found in _MARKUP.finditer(source):
-        start, end = found.span()
-        current = stack[-1]
-        if start > position:
-            current.texts[-1] += source[position:start]
-        position = end
         close, tag, attrs, comment = found.groups()
         if comment:
-            current.texts[-1] += comment
             continue
-        tag = (tag or "").lower()
-        if not tag or tag in _RAW_TEXT:
-            raise _Unreadable("a < that starts no tag, or a script")
+        if not tag:
+            raise _Unreadable("a < that starts no tag")
+        tag = tag.lower()
+        if tag in _RAW_TEXT:
+            raise _Unreadable("a script or style")
         if close:
             if tag in _VOID:
                 continue
+            current = stack[-1]
             if len(stack) < 2 or current.tag != tag:
                 raise _Unreadable(f"</{tag}> does not close the open element")
-            stack.pop().end = end
+            current.inner_end, current.end = found.span()
+            stack.pop()
             continue
         element_id = whole = None
         if 'id="' in attrs:
@@ -109,13 +116,11 @@ def _parse(source: str) -> _Element:
         if _WHOLE_HINT in attrs:
             classes = _CLASS.search(attrs)
             whole = classes and not _WHOLE_CLASSES.isdisjoint(classes.group(1).split())
-        element = _Element(tag, element_id, bool(whole), start, end, end, [], [""])
-        current.children.append(element)
-        current.texts.append("")
+        start, end = found.span()
+        element = _Element(tag, element_id, bool(whole), start, end, end, end, [])
+        stack[-1].children.append(element)
         if tag not in _VOID and not attrs.endswith("/"):
             stack.append(element)
-    if position < len(source):
-        stack[-1].texts[-1] += source[position:]
     if len(stack) != 1:
         raise _Unreadable("an element is never closed")
     return root
@@ -129,7 +134,7 @@ def _differing(old: _Element, new: _Element, old_src: str, new_src: str) -> list
     same_shape = (
         old.tag == new.tag
         and old_src[old.start : old.start_end] == new_src[new.start : new.start_end]
-        and old.texts == new.texts
+        and _texts(old, old_src) == _texts(new, new_src)
         and [c.tag for c in old.children] == [c.tag for c in new.children]
         and [c.id for c in old.children] == [c.id for c in new.children]
     )
