@@ -13,11 +13,11 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from rulesets.core import InvalidEdit
+from rulesets.core import InvalidEdit, Stage
 from rulesets.core import ledger as plain
 from rulesets.core.ledger import LedgerFigures
 from rulesets.weg_d6 import costs, force, traits
-from rulesets.weg_d6.data import CURRENCY, FORCE_SKILL_LABELS
+from rulesets.weg_d6.data import CURRENCY, EDITION_RE, FORCE_SKILL_LABELS
 
 # The plain answers, shared with the other systems (rulesets/core/ledger.py).
 consent_choices = plain.consent_choices
@@ -101,20 +101,37 @@ def shown_without_row(sheet: Mapping[str, Any], trait: str) -> str:
 def undo_edits(sheet: Mapping[str, Any], trait: str, old_value: int) -> list[tuple[str, str]]:
     """The edits that take a purchase back; InvalidEdit when it cannot be taken back yet.
 
-    Forgetting a power gives back the picks it used, and lowering a Force skill takes
-    back the unused pick its raise brought (edits.py). A raise whose pick already taught
-    a power waits for that power to be undone first, as any later purchase does: the
-    power would otherwise stay, owed by a raise that no longer exists (force.py).
+    The purchase leaves the one-pip window first: a power learned this adventure is
+    dropped on the sheet only once it is no longer held as such (edits.py). Forgetting a
+    power gives back the picks it used, and lowering a Force skill takes back the unused
+    pick its raise brought. A raise whose pick already taught a power waits for that power
+    to be undone first, as any later purchase does: the power would otherwise stay, owed
+    by a raise that no longer exists (force.py).
     """
+    leave_window = ("interval.forget", trait)
     if trait.startswith("power."):
-        return [("power.remove", trait.partition(".")[2])]
+        return [leave_window, ("power.remove", trait.partition(".")[2])]
     if trait in costs.FORCE_SKILL_TRAITS:
         _refuse_while_a_power_holds_the_pick(sheet, trait)
     if trait == "force.sensitive":
-        return [("force.sensitive", "no")]
+        _refuse_while_the_force_is_used(sheet)
+        return [leave_window, ("force.sensitive", "no")]
     if trait == "move":
-        return [("move", str(old_value))]
-    return [(trait, traits.code_text(old_value))]
+        return [leave_window, ("move", str(old_value))]
+    return [leave_window, (trait, traits.code_text(old_value))]
+
+
+def _refuse_while_the_force_is_used(sheet: Mapping[str, Any]) -> None:
+    """Force skills and powers rest on the sensitivity (002:796): undone first, as any later
+    purchase is, or they would stay on a sheet that can no longer have them."""
+    learned = [label for skill, label in FORCE_SKILL_LABELS.items() if sheet["force"][skill]]
+    if sheet["force"]["powers"]:
+        learned.append("the powers")
+    if learned:
+        raise InvalidEdit(
+            "force.sensitive",
+            f"Undo {', '.join(learned)} first: they rest on being Force-sensitive.",
+        )
 
 
 def _refuse_while_a_power_holds_the_pick(sheet: Mapping[str, Any], trait: str) -> None:
@@ -135,15 +152,38 @@ def _refuse_while_a_power_holds_the_pick(sheet: Mapping[str, Any], trait: str) -
     )
 
 
-def forget_purchase(sheet: Mapping[str, Any], trait: str) -> dict:
-    """Drop the refunded raise from the one-pip window (its pick went back with the undo
-    edits)."""
-    new = copy.deepcopy(dict(sheet))
-    for index in range(len(new["interval"]) - 1, -1, -1):
-        if new["interval"][index]["trait"] == trait:
-            del new["interval"][index]
-            break
-    return new
+# The undo edits already took the refunded purchase out of the one-pip window.
+forget_purchase = plain.forget_purchase
+
+
+def plain_play_refusals(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, str]:
+    """What a plain sheet edit in play may not do besides raising (the edit service asks,
+    for the player's edits only: the GM corrects on the ledger), keyed by the trait.
+
+    An R&E Force skill does not go down: every pip bought owes a power (002:800), so a pip
+    lowered and bought again would teach a second one for the price of a pip, and a pip
+    whose pick taught a power would leave that power owed by nothing. Its purchase is
+    undone on the ledger (the points come back) or the GM corrects it (force.py).
+    """
+    if before.get("stage") != Stage.PLAY or after.get("stage") != Stage.PLAY:
+        return {}
+    if before["edition"] != after["edition"]:
+        # Everything bought so far was priced by the edition's rules: switched in play, a
+        # player could learn 1E powers free with a teacher and switch back.
+        return {
+            "info.edition": "In play the edition stays as the sheet was made: the GM sends "
+            "the sheet back to creation to change it."
+        }
+    if EDITION_RE not in (before["edition"], after["edition"]):
+        return {}
+    return {
+        f"force.{skill}": (
+            f"In play, {label} goes down only by undoing its purchase on the Advancement "
+            "page or by the GM's correction: each pip bought owes a power (002:800)."
+        )
+        for skill, label in FORCE_SKILL_LABELS.items()
+        if after["force"][skill] < before["force"][skill]
+    }
 
 
 def adventure_end_edits(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:

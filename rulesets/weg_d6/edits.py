@@ -15,7 +15,7 @@ Trait keys (raw is what the form submits):
         "<slug>"
     force.sensitive yes/no; force.control|sense|alter "1D"
     power.add "<slug>" or "Name|control+sense"; power.remove "<slug>" (gives back the
-        R&E picks it used)
+        R&E picks it used; in play, a power learned this adventure is undone on the ledger)
     points.character|force|dark_side; teacher.present yes/no; teacher.control|sense|alter
     droid.speed|armor "2D"; equipment.add "Name|features"; equipment.<i>.name|features;
         equipment.remove "<i>" (rows count from 0 in keys, from 1 in messages)
@@ -24,6 +24,8 @@ Trait keys (raw is what the form submits):
     advance.<trait> "<new code>"   a paid raise: the one-pip rule, points spent, recorded
         in interval; advance.force.sensitive; advance.power (or advance.power.add) "<slug>"
     interval.close                 a new adventure: the one-pip window starts over
+    interval.forget "<trait>"      a refunded purchase leaves the window (the ledger's undo;
+        a plain edit may not send it in play)
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rulesets.core import DieCode, InvalidEdit, resolve_settings
+from rulesets.core import DieCode, InvalidEdit, Stage, resolve_settings
 from rulesets.core.diecode import DieCodeError
 from rulesets.core.edits import copy_sheet
 from rulesets.core.parsing import (
@@ -87,6 +89,7 @@ from rulesets.weg_d6.data import (
 from rulesets.weg_d6.force import (
     force_order_problem,
     force_skill_steps,
+    learning_this_adventure,
     overfilled_by,
     picks_in_skill_order,
     picks_spent,
@@ -403,18 +406,30 @@ def _edit_force(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
 
 
 def _take_back_picks(sheet: dict, skill: str, steps: int) -> None:
-    """Take back the unused picks the lowered pips brought (002:800), one per step.
+    """Take back the picks the lowered pips brought (002:800), one per step: unused ones
+    first, then those that taught a power, newest first.
 
-    A pick that already taught a power stays with that power: a plain lowering is a
-    correction, and the ledger refuses to refund such a raise before the power
-    (advancement.undo_edits).
+    Only the GM's correction gets that far in play (a player's lowering is refused, and the
+    ledger refunds no raise before the power its pick taught: advancement.py). The power
+    stays, the GM's to drop; the pick goes with its pip, so dropping the power later gives
+    back none that no pip owes.
     """
     picks = list(sheet["force"]["power_picks"])
+    spent = {slug: list(used) for slug, used in picks_spent(sheet).items()}
     for _ in range(steps):
-        if skill not in picks:
+        if skill in picks:
+            picks.remove(skill)
+            continue
+        newest = next(
+            (slug for slug in reversed(sheet["force"]["powers"]) if skill in spent.get(slug, ())),
+            None,
+        )
+        if newest is None:
             break
-        picks.remove(skill)
+        # Kept, even empty: the power is on record as holding no pick (force.py).
+        spent[newest].remove(skill)
     sheet["force"]["power_picks"] = picks
+    sheet["force"]["power_picks_spent"] = spent
 
 
 def _grant_initial_powers(sheet: dict, skill: str, settings: Mapping) -> None:
@@ -482,11 +497,45 @@ def _edit_power(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
         slug = traits.slugify(raw)
         if slug not in sheet["force"]["powers"]:
             raise InvalidEdit(trait, f"“{raw}” is not a learned power.")
+        problem = _learned_this_adventure(sheet, slug)
+        if problem:
+            raise InvalidEdit(trait, problem)
         sheet["force"]["powers"].remove(slug)
         sheet["force"]["custom_powers"].pop(slug, None)
         _give_back_picks(sheet, slug)
     else:
         raise _unknown(trait)
+
+
+def _learned_this_adventure(sheet: Mapping[str, Any], slug: str) -> str:
+    """Why a power learned in play this adventure is not dropped on the sheet, or "".
+
+    Its purchase is still the player's to undo on the ledger, which gives back what it
+    took; a removal here would keep the points and leave that undo nothing to undo
+    (force.py). Once the adventure ends the sheet may forget it: no undo is left to keep.
+    """
+    if sheet["stage"] != Stage.PLAY:
+        return ""
+    learning = learning_this_adventure(sheet, slug)
+    if learning is None:
+        return ""
+    took = []
+    if learning["cost"]:
+        points = CURRENCY[sheet["edition"]][1]
+        took.append(f"1 {points[:-1]}" if learning["cost"] == 1 else f"{learning['cost']} {points}")
+    took += [f"a {FORCE_SKILL_LABELS[skill]} pick" for skill in picks_spent(sheet).get(slug, ())]
+    label = traits.power_label(sheet, slug)
+    if not took:
+        return f"{label} was learned this adventure: undo it on the Advancement page."
+    paid = "for" if learning["cost"] else "with"
+    if len(took) > 1 or learning["cost"] > 1:
+        back = "them"
+    else:
+        back = "it" if learning["cost"] else "the pick"
+    return (
+        f"{label} was learned this adventure {paid} {' and '.join(took)}: undo it on the "
+        f"Advancement page to get {back} back."
+    )
 
 
 def _give_back_picks(sheet: dict, slug: str) -> None:
@@ -652,10 +701,18 @@ def _edit_gear(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping) 
 
 
 def _edit_interval(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping) -> None:
-    # A new adventure opens a new window for the one-pip rule (002:39).
-    if rest != "close":
+    if rest == "close":
+        # A new adventure opens a new window for the one-pip rule (002:39).
+        sheet["interval"] = []
+    elif rest == "forget":
+        # A refunded purchase leaves the window: its pip may be bought again this time,
+        # and a power it taught is no longer held as learned this adventure.
+        for index in range(len(sheet["interval"]) - 1, -1, -1):
+            if sheet["interval"][index]["trait"] == raw:
+                del sheet["interval"][index]
+                break
+    else:
         raise _unknown(trait)
-    sheet["interval"] = []
 
 
 # --- paid advances ---------------------------------------------------------------------------

@@ -8,10 +8,12 @@ from typing import Any
 from rulesets.weg_d6 import traits
 from rulesets.weg_d6.data import (
     EDITION_1E,
+    EDITION_RE,
     FORCE_SKILL_SLUGS,
     INITIAL_SET_OF_1E,
     LEARNED_FORCE_SKILL_PIPS,
     MAX_POWER_PICKS,
+    POWER_BY_SLUG,
 )
 
 
@@ -91,6 +93,14 @@ def overfilled_by(sheet: Mapping[str, Any], slug: str, settings: Mapping[str, An
 # refunded. The reading kept here: undoing a step restores the sheet as it was before it.
 # A dropped power gives its picks back; a lowered Force skill takes back the unused picks
 # its pips brought; a raise whose pick taught a power is refunded only after that power.
+#
+# In play the ledger is where points and picks come back. A power learned this adventure
+# (its learning still in the one-pip window, so its purchase still the player's to undo)
+# is dropped by that undo, not by the sheet's "remove", which would keep the points and
+# leave an undo that can no longer run. A player never steps an R&E Force skill down in
+# play (advancement.plain_play_refusals): a pip lowered and bought again would owe a second
+# power for one pip's price. The GM's correction still lowers it; a pick that taught a
+# power then goes with the pip and the power stays, holding none (edits._take_back_picks).
 
 
 def picks_in_skill_order(picks: Iterable[str]) -> list[str]:
@@ -111,10 +121,44 @@ def picks_spent(sheet: Mapping[str, Any]) -> Mapping[str, list[str]]:
     return sheet["force"].get("power_picks_spent", {})
 
 
+def learning_this_adventure(sheet: Mapping[str, Any], slug: str) -> Mapping[str, Any] | None:
+    """The record of the power's learning in this adventure's window, if it was learned
+    (and not undone) since the last adventure ended; None otherwise."""
+    trait = f"power.{slug}"
+    for entry in reversed(sheet["interval"]):
+        if entry["trait"] == trait:
+            return entry
+    return None
+
+
 def powers_holding_a_pick(sheet: Mapping[str, Any], skill: str) -> list[str]:
-    """The learned powers a pick of `skill` taught, in the order they were learned."""
+    """The learned powers a pick of `skill` taught, in the order they were learned.
+
+    An R&E power learned free this adventure before the picks were recorded (version 2)
+    took picks nobody noted: one that may use `skill` counts as holding one of its picks,
+    so the raise that owed it is not refunded behind its back. It gives none back when
+    dropped (edits._give_back_picks): which one it took is not known.
+    """
     spent = picks_spent(sheet)
-    return [slug for slug in sheet["force"]["powers"] if skill in spent.get(slug, ())]
+    return [
+        slug
+        for slug in sheet["force"]["powers"]
+        if skill in spent.get(slug, ())
+        or (slug not in spent and _unrecorded_pick(sheet, slug, skill))
+    ]
+
+
+def _unrecorded_pick(sheet: Mapping[str, Any], slug: str, skill: str) -> bool:
+    if sheet["edition"] != EDITION_RE:
+        return False
+    learning = learning_this_adventure(sheet, slug)
+    if learning is None or learning["cost"]:
+        return False
+    custom = sheet["force"]["custom_powers"].get(slug)
+    if custom is not None:
+        return skill in custom["skills"]
+    # Shift sense needs Sense or Alter as the GM reads it (003:1796, 003:2239): either.
+    return skill in (("sense", "alter") if slug == "shift_sense" else POWER_BY_SLUG[slug].skills)
 
 
 def force_skill_steps(low: int, high: int) -> int:

@@ -20,6 +20,7 @@ from rulesets.core import (
     Report,
     RowKind,
     Setter,
+    Stage,
     Status,
     TraitRow,
     resolve_settings,
@@ -743,6 +744,7 @@ FIXED_LABELS = {
     "species.move_max": "Species maximum Move",
     "template.clear": "Drop the alien template",
     "interval.close": "A new adventure begins",
+    "interval.forget": "A refunded raise leaves the adventure's window",
     "skill.add": "Add a custom skill",
     "skill.remove": "Remove a skill",
     "spec.add": "Add a specialization",
@@ -831,6 +833,7 @@ def _code_row(
     stepped: bool = False,
     trained: bool = True,
     remove: tuple[str, str] = ("", ""),
+    in_play: bool = False,
 ) -> TraitRow:
     fields: dict[str, Any] = {
         "key": key,
@@ -854,7 +857,11 @@ def _code_row(
     return CodeRow(
         **fields,
         up=code(up) if not locked and up <= maximum else "",
-        down=code(down) if not locked and trained and down >= minimum else "",
+        # In play a bought value goes down only by the ledger's undo or the GM's correction
+        # (the edit service refuses a plain lowering): no "−" is offered.
+        down=code(down)
+        if not locked and trained and down >= minimum and not (in_play and next_cost)
+        else "",
         remove=remove[0],
         remove_label=remove[1],
     )
@@ -1082,6 +1089,7 @@ def _attribute_rows(
                 source=attribute.source,
                 note=_notes(limits, _rolls_note(sheet, key, sheet["attributes"][slug])),
                 stepped=True,
+                in_play=sheet["stage"] == Stage.PLAY,
             )
         )
         catalog = [s.slug for s in SKILLS if s.attribute == slug]
@@ -1107,6 +1115,7 @@ def _attribute_rows(
                     source="" if info.custom else SKILL_BY_SLUG[skill_slug].source,
                     note=_skill_note(sheet, info, settings),
                     stepped=True,
+                    in_play=sheet["stage"] == Stage.PLAY,
                     trained=trained,
                     remove=_skill_removal(skill_key, info, trained and not locked),
                 )
@@ -1130,6 +1139,7 @@ def _attribute_rows(
                             _rolls_note(sheet, spec_key, spec["pips"]),
                         ),
                         stepped=True,
+                        in_play=sheet["stage"] == Stage.PLAY,
                         remove=(f"spec.remove={spec_slug}", "remove"),
                     )
                 )
@@ -1174,6 +1184,9 @@ def _force_rows(
             else "Needed before any Force skill.",
         )
     ]
+    # In play an R&E player never steps a Force skill down (advancement.plain_play_refusals):
+    # the ledger's undo and the GM's correction lower it, so no "−" is offered.
+    steps_down = not (sheet["stage"] == Stage.PLAY and sheet["edition"] == EDITION_RE)
     for slug, label in FORCE_SKILLS:
         key = f"force.{slug}"
         rows.append(
@@ -1190,7 +1203,8 @@ def _force_rows(
                     _rolls_note(sheet, key, force[slug]) if force[slug] else "",
                 ),
                 stepped=True,
-                trained=bool(force[slug]),
+                in_play=sheet["stage"] == Stage.PLAY,
+                trained=bool(force[slug]) and steps_down,
             )
         )
     teacher = sheet["teacher"]

@@ -276,8 +276,8 @@ def _ledger_refusal(
         return ""
     if ledger.ledger_trait(character.system, trait, stage or Stage.CREATION):
         if stage == Stage.PLAY:
-            return "In play, experience is awarded and spent on the ledger page."
-        return "Experience is kept on the ledger page, not on the sheet."
+            return "In play, experience is awarded and spent on the Advancement page."
+        return "Experience is kept on the Advancement page, not on the sheet."
     return ""
 
 
@@ -317,21 +317,45 @@ def _play_refusals(
     after = {row.key: row for row in new.rows}
     errors: dict[str, str] = {}
     for row in old.rows:
-        if row.next_cost is None or row.key not in after or not _raised(row, after[row.key]):
+        if row.next_cost is None or row.key not in after:
             continue
-        errors[row.key] = (
-            f"In play, {row.label} rises only by buying it on the ledger page "
-            f"({row.next_cost.amount} {row.next_cost.unit} a step)."
-        )
+        if _raised(row, after[row.key]):
+            errors[row.key] = (
+                f"In play, {row.label} rises only by buying it on the Advancement page "
+                f"({row.next_cost.amount} {row.next_cost.unit} a step)."
+            )
+        elif _raised(after[row.key], row):
+            # Lowered on the sheet, a bought value gives nothing back and leaves its
+            # purchase on the ledger, which then cannot be undone; where the engine prices
+            # the sheet by its values, balance and sheet would disagree. (A WEG Force pip
+            # lowered and bought again would also owe a second power.)
+            errors[row.key] = (
+                f"In play, {row.label} goes down only by undoing its purchase on the "
+                "Advancement page, or by the GM's correction there."
+            )
     if errors:
         return errors
+    # What else a plain edit in play may not do (an R&E Force skill stepped down, even
+    # where it has no price now): the GM corrects on the ledger (correct_trait), which
+    # does not come through here.
+    refusals = getattr(advancement, "plain_play_refusals", None)
+    if refusals is not None:
+        errors = refusals(character.sheet, sheet)
+        if errors:
+            return errors
     spent_before, spent_after = old.status.unspent, new.status.unspent
-    if spent_before is not None and spent_after is not None and spent_after < spent_before:
+    if spent_before is not None and spent_after is not None and spent_after != spent_before:
         first = next(iter(edits))
+        if spent_after < spent_before:
+            return {
+                first: f"This costs {spent_before - spent_after} "
+                f"{advancement.unit(sheet)}: in play, what costs experience is bought on the "
+                "Advancement page."
+            }
         return {
-            first: f"This costs {spent_before - spent_after} "
-            f"{advancement.unit(sheet)}: in play, what costs experience is bought on the "
-            "ledger page."
+            first: f"This would give back {spent_after - spent_before} "
+            f"{advancement.unit(sheet)}: in play, experience comes back only by undoing a "
+            "purchase on the Advancement page, or by the GM's correction there."
         }
     return {}
 

@@ -199,10 +199,10 @@ def test_in_play_a_stat_raised_from_the_keyboard_is_refused_beside_it_and_keeps_
     expect(spent).to_have_text("9")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("Enter")
-    # In play every raise is a purchase on the ledger page: the sheet says so beside the
+    # In play every raise is a purchase on the Advancement page: the sheet says so beside the
     # stat, with the price, spends nothing and stores nothing.
     expect(page.locator("#trait-stat-strength-error")).to_have_text(
-        "In play, Strength rises only by buying it on the ledger page (14 XP a step)."
+        "In play, Strength rises only by buying it on the Advancement page (14 XP a step)."
     )
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(spent).to_have_text("9")

@@ -98,7 +98,7 @@ def test_a_nul_in_a_new_characters_name_is_refused(player_client):
         ("wound.torso.²=cycle", "does not name"),
         ("weapon.².name=Blade", "does not name"),
         # Experience awards are the ledger's: the sheet refuses any of its rows first.
-        ("xp.².remove=1", "on the ledger page"),
+        ("xp.².remove=1", "on the Advancement page"),
         ("armor.².worn=on", "does not name"),
     ],
 )

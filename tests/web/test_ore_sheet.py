@@ -343,7 +343,7 @@ def test_a_stat_swaps_the_rows_of_the_skills_it_feeds(player_client, demo):
     response = edit(
         player_client, demo, {"only": "stat.cool", "stat.cool": "4", "version": 1}, **HTMX
     )
-    assert "Cool rises only by buying it on the ledger page" in response.content.decode()
+    assert "Cool rises only by buying it on the Advancement page" in response.content.decode()
     demo.refresh_from_db()
     assert (demo.version, demo.sheet["stats"]["cool"]) == (1, 3)
     # Back in creation (the owner's step outside a campaign) the same edit goes through.
@@ -506,7 +506,7 @@ def test_an_experience_award_is_made_on_the_ledger_and_shown_locked_on_the_sheet
         {"only": "xp.add", "xp.add": "3", "xp.add.1": "Held the gate", "version": 1},
         **HTMX,
     )
-    assert "Experience is kept on the ledger page" in response.content.decode()
+    assert "Experience is kept on the Advancement page" in response.content.decode()
     jedi.refresh_from_db()
     assert (jedi.version, jedi.sheet["xp_awards"]) == (1, [])
     # Outside a campaign the owner awards on the ledger; the sheet shows it, locked.

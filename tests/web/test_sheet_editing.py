@@ -124,7 +124,7 @@ def test_changing_a_rule_reading_is_stored_and_shown(player_client, swd10_charac
         # Experience is the ledger's: the sheet refuses any value typed into it.
         (
             {"only": "info.experience", "info.experience": "ten"},
-            "Experience is kept on the ledger page",
+            "Experience is kept on the Advancement page",
         ),
         ({"only": "character.name", "character.name": " "}, "A character needs a name."),
         (

@@ -335,7 +335,7 @@ def test_experience_awards_are_the_gms_at_an_ore_table(client, gm, player):
     refused = edit(
         client, character, {"only": "xp.add", "xp.add": "5", "xp.add.1": "Session 3", "version": 1}
     )
-    assert "experience is awarded and spent on the ledger page" in refused.content.decode()
+    assert "experience is awarded and spent on the Advancement page" in refused.content.decode()
     earned = sum(character.ledger.values_list("amount", flat=True))
     done = client.post(
         reverse("ledger_award", args=[character.pk]),
@@ -360,7 +360,7 @@ def test_at_a_swd10_table_the_gm_awards_experience_on_the_ledger(client, gm, pla
     row = page[page.index('id="trait-info-experience"') :].split("</div>")[0]
     assert "disabled" in row and "Awarded and spent on the ledger" in row
     refused = edit(client, character, {"edit": "info.experience=12", "version": 1})
-    assert "Experience is kept on the ledger page" in refused.content.decode()
+    assert "Experience is kept on the Advancement page" in refused.content.decode()
     done = client.post(
         reverse("ledger_award", args=[character.pk]),
         {"amount": "12", "reason": "Session 1", "version": 1},

@@ -113,7 +113,7 @@ def test_saving_every_field_never_adds_the_add_rows(player_client, hero):
 
 
 def award(client, character, amount: str) -> None:
-    """Outside a campaign the owner awards their own experience, on the ledger page."""
+    """Outside a campaign the owner awards their own experience, on the Advancement page."""
     character.refresh_from_db()
     response = client.post(
         reverse("ledger_award", args=[character.pk]),
@@ -139,7 +139,9 @@ def test_finishing_creation_switches_the_budget_to_experience(player_client, her
     # In play the sheet's "+" is no free raise: it is refused and sends the player to buy.
     response = post(player_client, hero, {"edit": "attr.dexterity=5"}, **HTMX)
     text = response.content.decode()
-    assert "In play, Dexterity rises only by buying it on the ledger page (20 XP a step)." in text
+    assert (
+        "In play, Dexterity rises only by buying it on the Advancement page (20 XP a step)." in text
+    )
     hero.refresh_from_db()
     assert hero.sheet["attributes"]["dexterity"] == 4
     page = player_client.get(reverse("character_ledger", args=[hero.pk])).content.decode()

@@ -1,6 +1,7 @@
 """R&E power picks through the web: a power taught free with a Force skill pip (002:800)
-and then forgotten on the sheet or undone on the ledger page gives its pick back, and the
-raise that brought the pick is not refunded while a power holds it."""
+and then undone on the ledger page, or forgotten on the sheet once the adventure ended,
+gives its pick back, and the raise that brought the pick is not refunded while a power
+holds it."""
 
 from __future__ import annotations
 
@@ -102,12 +103,19 @@ def test_undoing_the_power_on_the_ledger_page_gives_the_pick_back(player_client,
 
 
 def test_forgetting_the_power_on_the_sheet_gives_the_pick_back(player_client, owed_a_pick):
+    """Once the adventure ended: before, its undo on the ledger page does it (the sheet's
+    "remove" says so, tests/web/test_weg_d6_power_removal.py)."""
     _learn(player_client, owed_a_pick, "control_pain")
+    ended = player_client.post(
+        reverse("ledger_end_adventure", args=[owed_a_pick.pk]),
+        {"version": _fresh(owed_a_pick).version},
+    )
+    assert ended.status_code == 302
     response = player_client.post(
         reverse("character_edit", args=[owed_a_pick.pk]),
         {"edit": "power.remove=control_pain", "version": _fresh(owed_a_pick).version},
     )
-    assert response.status_code in (200, 302)
+    assert response.status_code == 302
     assert "control_pain" not in _powers(owed_a_pick)
     assert _picks(owed_a_pick) == ["control"]
 

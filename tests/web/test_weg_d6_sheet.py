@@ -367,7 +367,7 @@ def test_dark_side_points_warn_of_the_consumption_check(player_client, smuggler)
 
 
 def award(client, character, amount: str) -> None:
-    """Outside a campaign the owner awards Character Points, on the ledger page."""
+    """Outside a campaign the owner awards Character Points, on the Advancement page."""
     character.refresh_from_db()
     response = client.post(
         reverse("ledger_award", args=[character.pk]),
@@ -389,9 +389,8 @@ def test_an_advance_in_play_spends_character_points(player_client, smuggler):
         {"only": "points.character", "points.character": "20", "version": 2},
         **HTMX,
     )
-    assert (
-        "In play, experience is awarded and spent on the ledger page." in response.content.decode()
-    )
+    text = response.content.decode()
+    assert "In play, experience is awarded and spent on the Advancement page." in text
     # The 5 starting points reached the ledger when creation ended; the GM (here the
     # owner) awards 15 more.
     award(player_client, smuggler, "15")

@@ -3,7 +3,10 @@ back the picks it used, and a Force skill raise whose pick already taught a powe
 refunded behind that power's back.
 
 002 and the digest (rules/weg_d6.md §5.1) say nothing about a dropped power, so undoing a
-purchase restores the sheet as it was before it: the picks come back.
+purchase restores the sheet as it was before it: the picks come back. In play a power
+learned this adventure is dropped by that undo, not by the sheet's "remove"; an R&E
+player's plain edit never steps a Force skill down; the GM's correction does, and a pick
+that taught a power goes with its pip.
 """
 
 from __future__ import annotations
@@ -51,12 +54,18 @@ def raised(sheet: dict, skill: str, chosen: dict = SETTINGS) -> dict:
     return weg.apply_edit(sheet, f"advance.force.{skill}", traits.code_text(up), chosen)
 
 
+def next_adventure(sheet: dict) -> dict:
+    """The sheet once the GM ended the adventure: its purchases are no longer the player's
+    to undo, and the sheet may forget a power."""
+    return weg.apply_edit(sheet, "interval.close", "", SETTINGS)
+
+
 def test_forgetting_a_power_taught_with_a_pick_gives_the_pick_back() -> None:  # 002:800
     owed = raised(jedi(), "control")
     assert owed["force"]["power_picks"] == ["control"]
     taught = weg.apply_edit(owed, "advance.power", "control_pain", SETTINGS)
     assert taught["force"]["power_picks"] == []
-    forgotten = weg.apply_edit(taught, "power.remove", "control_pain", SETTINGS)
+    forgotten = weg.apply_edit(next_adventure(taught), "power.remove", "control_pain", SETTINGS)
     assert forgotten["force"]["power_picks"] == ["control"]
     assert "control_pain" not in forgotten["force"]["powers"]
     assert weg.advance_cost(forgotten, "power.control_pain", 1, SETTINGS).amount == 0
@@ -82,15 +91,70 @@ def test_a_two_skill_power_paid_half_in_cp_gives_back_only_its_pick() -> None:  
 def test_a_power_paid_in_full_gives_no_pick_back() -> None:  # 002:802
     sheet = jedi()
     taught = weg.apply_edit(sheet, "advance.power", "control_pain", SETTINGS)
-    forgotten = weg.apply_edit(taught, "power.remove", "control_pain", SETTINGS)
+    forgotten = weg.apply_edit(next_adventure(taught), "power.remove", "control_pain", SETTINGS)
     assert forgotten["force"]["power_picks"] == []
+
+
+@pytest.mark.parametrize(
+    ("skill", "power", "message"),
+    [
+        (
+            None,
+            "control_pain",
+            "learned this adventure for 5 Character Points: undo it on the "
+            "Advancement page to get them back.",
+        ),
+        (
+            "control",
+            "control_pain",
+            "learned this adventure with a Control pick: undo it on "
+            "the Advancement page to get the pick back.",
+        ),
+        (
+            "sense",
+            "farseeing",
+            "learned this adventure for 5 Character Points and a Sense "
+            "pick: undo it on the Advancement page to get them back.",
+        ),
+    ],
+)
+def test_in_play_a_power_learned_this_adventure_is_dropped_by_its_undo_only(
+    skill: str | None, power: str, message: str
+) -> None:
+    sheet = raised(jedi(), skill) if skill else jedi()
+    taught = weg.apply_edit(sheet, "advance.power", power, SETTINGS)
+    with pytest.raises(InvalidEdit, match=message) as refused:
+        weg.apply_edit(taught, "power.remove", power, SETTINGS)
+    assert refused.value.trait == "power.remove"
+    # The ledger's undo takes it out of the adventure's window first, then drops it.
+    assert without_points(refund(taught, f"power.{power}", 0)) == without_points(sheet)
+    # During creation the sheet is the player's to set: no ledger, no undo to point to.
+    creating = weg.apply_edit(taught, "stage", "creation", SETTINGS)
+    assert power not in weg.apply_edit(creating, "power.remove", power, SETTINGS)["force"]["powers"]
+
+
+def test_in_play_a_1e_power_learned_this_adventure_is_undone_for_its_skill_point() -> None:
+    sheet = jedi()
+    sheet["edition"] = "1e"
+    sheet["teacher"]["present"] = False  # learned by experiment: 1 SP (003:1798)
+    taught = weg.apply_edit(sheet, "advance.power", "control_pain", SETTINGS)
+    with pytest.raises(
+        InvalidEdit, match="for 1 skill point: undo it on the Advancement page to get it back"
+    ):
+        weg.apply_edit(taught, "power.remove", "control_pain", SETTINGS)
+
+
+def test_forgetting_a_purchase_the_window_no_longer_holds_changes_nothing() -> None:
+    sheet = jedi()
+    assert weg.apply_edit(sheet, "interval.forget", "power.control_pain", SETTINGS) == sheet
+    taught = weg.apply_edit(sheet, "advance.power", "control_pain", SETTINGS)
+    assert weg.apply_edit(taught, "interval.forget", "force.control", SETTINGS) == taught
 
 
 def test_a_pick_comes_back_even_after_the_adventure_ended() -> None:
     owed = raised(jedi(), "alter")
     taught = weg.apply_edit(owed, "advance.power", "telekinesis", SETTINGS)
-    later = weg.apply_edit(taught, "interval.close", "", SETTINGS)
-    forgotten = weg.apply_edit(later, "power.remove", "telekinesis", SETTINGS)
+    forgotten = weg.apply_edit(next_adventure(taught), "power.remove", "telekinesis", SETTINGS)
     assert forgotten["force"]["power_picks"] == ["alter"]
 
 
@@ -108,6 +172,52 @@ def test_stepping_a_force_skill_down_takes_back_the_pick_its_pip_brought() -> No
     owed = raised(raised(jedi(), "control"), "sense")
     stepped = weg.apply_edit(owed, "force.control", "2D", SETTINGS)
     assert stepped["force"]["power_picks"] == ["sense"]
+
+
+def test_a_correction_through_a_pick_that_taught_a_power_takes_the_pick_with_the_pip() -> None:
+    """The GM's correction (the only plain lowering left in play): the power stays, holding
+    no pick, so dropping it later gives back none that no pip owes."""
+    owed = raised(raised(jedi(), "control"), "sense")
+    taught = weg.apply_edit(owed, "advance.power", "farseeing", SETTINGS)  # both picks
+    corrected = weg.apply_edit(taught, "force.control", "2D", SETTINGS)
+    assert "farseeing" in corrected["force"]["powers"]
+    assert corrected["force"]["power_picks_spent"] == {"farseeing": ["sense"]}
+    assert weg.validate_sheet(corrected) == corrected
+    forgotten = weg.apply_edit(next_adventure(corrected), "power.remove", "farseeing", SETTINGS)
+    assert forgotten["force"]["power_picks"] == ["sense"]
+    # An unused pick goes first, before one a power holds.
+    spare = raised(next_adventure(taught), "control")  # 2D+2
+    corrected = weg.apply_edit(spare, "force.control", "2D+1", SETTINGS)
+    assert corrected["force"]["power_picks"] == []
+    assert corrected["force"]["power_picks_spent"] == {"farseeing": ["control", "sense"]}
+
+
+@pytest.mark.parametrize("edition", ["2e_re", "1e"])
+def test_a_players_plain_edit_in_play_never_steps_a_re_force_skill_down(edition: str) -> None:
+    before = jedi()
+    before["edition"] = edition
+    after = weg.apply_edit(before, "force.sense", "1D", SETTINGS)
+    raised_up = weg.apply_edit(before, "force.alter", "3D", SETTINGS)
+    refusals = advancement.plain_play_refusals(before, after)
+    if edition == "1e":
+        assert refusals == {}  # 1E pips owe no power: a lowering is a lowering
+    else:
+        assert refusals == {
+            "force.sense": "In play, Sense goes down only by undoing its purchase on the "
+            "Advancement page or by the GM's correction: each pip bought owes a power (002:800)."
+        }
+    assert advancement.plain_play_refusals(before, raised_up) == {}
+    creating = weg.apply_edit(before, "stage", "creation", SETTINGS)
+    lowered = weg.apply_edit(creating, "force.sense", "1D", SETTINGS)
+    assert advancement.plain_play_refusals(creating, lowered) == {}
+
+
+def test_in_play_an_re_force_skill_offers_no_step_down() -> None:
+    rows = {row.key: row for row in weg.trait_rows(jedi(), SETTINGS)}
+    assert rows["force.control"].down == "" and rows["force.control"].up == "2D+1"
+    creating = weg.apply_edit(jedi(), "stage", "creation", SETTINGS)
+    rows = {row.key: row for row in weg.trait_rows(creating, SETTINGS)}
+    assert rows["force.control"].down == "1D+2"
 
 
 def test_refunding_a_force_raise_whose_pick_taught_a_power_is_refused() -> None:
@@ -153,8 +263,21 @@ def test_a_version_2_sheet_upgrades_to_3_with_no_pick_spent_and_gives_none_back(
     # Which picks the power took was not kept then: dropping it gives none back, and
     # a version 2 sheet read before its upgrade behaves the same.
     for sheet in (upgraded, old):
-        forgotten = weg.apply_edit(sheet, "power.remove", "control_pain", SETTINGS)
+        with pytest.raises(InvalidEdit, match="learned this adventure: undo it"):
+            weg.apply_edit(sheet, "power.remove", "control_pain", SETTINGS)
+        forgotten = weg.apply_edit(next_adventure(sheet), "power.remove", "control_pain", SETTINGS)
         assert forgotten["force"]["power_picks"] == []
+        # Learned free this adventure, it took a Control pick nobody noted: the raise
+        # that owed it waits for it, as for a power on record.
+        with pytest.raises(InvalidEdit, match="Control pain"):
+            refund(sheet, "force.control", 6)
+        back = refund(refund(sheet, "power.control_pain", 0), "force.control", 6)
+        assert back["force"]["control"] == 6 and back["force"]["power_picks"] == []
+        # Once the adventure ended nothing says which pick it took: a correction lowering
+        # Control leaves it be.
+        corrected = weg.apply_edit(next_adventure(sheet), "force.control", "2D", SETTINGS)
+        assert corrected["force"]["power_picks_spent"] == {}
+        assert "control_pain" in corrected["force"]["powers"]
 
 
 # --- invariant: buy, then undo the purchases newest first, and the sheet is as before ------
