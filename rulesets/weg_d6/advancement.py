@@ -25,7 +25,7 @@ consent_choices = plain.consent_choices
 
 LEDGER_TRAITS: tuple[str, ...] = ()
 # What a plain edit may no longer set in play: the ledger pays for raises.
-PLAY_LEDGER_TRAITS = ("points.character", "advance.*", "interval.*", "power.add")
+PLAY_LEDGER_TRAITS = ("points.character", "advance.*", "interval.*", "power.add", "power.undo")
 # The engine's own paid raises (the sheet's "Advance to" buttons, a power learned in
 # play): the edit service runs them on the ledger, which pays what the engine charges.
 PAID_EDITS = ("advance.*",)
@@ -110,7 +110,7 @@ def undo_edits(sheet: Mapping[str, Any], trait: str, old_value: int) -> list[tup
     """
     leave_window = ("interval.forget", trait)
     if trait.startswith("power."):
-        return [leave_window, ("power.remove", trait.partition(".")[2])]
+        return [leave_window, ("power.undo", trait.partition(".")[2])]
     if trait in costs.FORCE_SKILL_TRAITS:
         _refuse_while_a_power_holds_the_pick(sheet, trait)
     if trait == "force.sensitive":

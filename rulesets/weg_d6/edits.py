@@ -15,7 +15,8 @@ Trait keys (raw is what the form submits):
         "<slug>"
     force.sensitive yes/no; force.control|sense|alter "1D"
     power.add "<slug>" or "Name|control+sense"; power.remove "<slug>" (gives back the
-        R&E picks it used; in play, a power learned this adventure is undone on the ledger)
+        R&E picks it used under the reading forgotten_power_picks; in play, a power learned
+        this adventure is undone on the ledger, whose power.undo always gives them back)
     points.character|force|dark_side; teacher.present yes/no; teacher.control|sense|alter
     droid.speed|armor "2D"; equipment.add "Name|features"; equipment.<i>.name|features;
         equipment.remove "<i>" (rows count from 0 in keys, from 1 in messages)
@@ -493,7 +494,7 @@ def _edit_power(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
         if problem:
             raise InvalidEdit(trait, problem)
         sheet["force"]["powers"].append(slug)
-    elif rest == "remove":
+    elif rest in ("remove", "undo"):
         slug = traits.slugify(raw)
         if slug not in sheet["force"]["powers"]:
             raise InvalidEdit(trait, f"“{raw}” is not a learned power.")
@@ -502,7 +503,10 @@ def _edit_power(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
             raise InvalidEdit(trait, problem)
         sheet["force"]["powers"].remove(slug)
         sheet["force"]["custom_powers"].pop(slug, None)
-        _give_back_picks(sheet, slug)
+        # The ledger's undo ("undo") restores the sheet as before the learning; forgetting
+        # a power on the sheet follows the GM's reading.
+        returned = rest == "undo" or settings["forgotten_power_picks"] == "returned"
+        _give_back_picks(sheet, slug, returned=returned)
     else:
         raise _unknown(trait)
 
@@ -538,12 +542,13 @@ def _learned_this_adventure(sheet: Mapping[str, Any], slug: str) -> str:
     )
 
 
-def _give_back_picks(sheet: dict, slug: str) -> None:
-    """Return the picks a dropped power used up: the raises that owed them still stand."""
+def _give_back_picks(sheet: dict, slug: str, *, returned: bool) -> None:
+    """Return the picks a dropped power used up (the raises that owed them still stand), or,
+    `returned` false, only forget which picks it used."""
     spent = dict(picks_spent(sheet))
     given_back = spent.pop(slug, [])
     sheet["force"]["power_picks_spent"] = spent
-    if given_back:
+    if given_back and returned:
         picks = sheet["force"]["power_picks"] + given_back
         sheet["force"]["power_picks"] = picks_in_skill_order(picks)
 

@@ -91,8 +91,10 @@ def overfilled_by(sheet: Mapping[str, Any], slug: str, settings: Mapping[str, An
 # Neither 002 (002:800-806) nor the digest (rules/weg_d6.md §5.1, §10) says what becomes of a
 # pick when the power it taught is dropped, or of a power when the raise that owed it is
 # refunded. The reading kept here: undoing a step restores the sheet as it was before it.
-# A dropped power gives its picks back; a lowered Force skill takes back the unused picks
+# An undone power gives its picks back; a lowered Force skill takes back the unused picks
 # its pips brought; a raise whose pick taught a power is refunded only after that power.
+# Whether a power forgotten on the sheet (not undone) gives its picks back is the GM's
+# reading `forgotten_power_picks` (default: given back, as an undo would).
 #
 # In play the ledger is where points and picks come back. A power learned this adventure
 # (its learning still in the one-pip window, so its purchase still the player's to undo)

@@ -145,6 +145,18 @@ SETTINGS: tuple[Setting, ...] = (
         ),
     ),
     Setting(
+        "forgotten_power_picks",
+        "R&E: a power forgotten on the sheet gives back the free picks that taught it",
+        "returned",
+        f"{NOT_IN_SEEDS}: 002:800-806 and the digest (§5.1, §10) do not say; the first "
+        "reading makes forgetting undo the learning",
+        help="Undoing the learning on the Advancement page always gives them back.",
+        choices=(
+            ("returned", "Given back, to teach another power"),
+            ("lost", "Lost with the power"),
+        ),
+    ),
+    Setting(
         "force_creation",
         "Force skills at creation are paid with",
         "skill_dice",
