@@ -23,6 +23,14 @@ local file (an attachment link to file:///etc/... embeds that file in the PDF) o
 web address, so every render here goes through StaticFilesOnly: files under static/
 and nothing else, whatever a template lets through.
 
+Most of a print's text (trait names, headings, dots, die codes) is the same from one
+version of a sheet to the next and from one character to the next. WeasyPrint shapes
+every line with Pango several times a render, to measure, split and draw it; the text
+cache (sheets/weasyprint_text_cache.py) keeps those results per process for the font
+configurations registered here, so a new version reshapes and redraws only the text that
+changed (tests/web/test_pdf_text_cache.py holds every print to the same bytes with it on,
+off and warm).
+
 A finished PDF is kept in a small per-process cache, keyed by everything the print
 depends on (character, version, a hash of its sheet, name and readings in force, the
 print templates): such a key never goes stale, so a repeat download of an unchanged
@@ -58,11 +66,12 @@ from weasyprint import CSS, HTML, Document
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from sheets import tinyhtml5_fix
+from sheets import tinyhtml5_fix, weasyprint_text_cache
 from sheets.characters.layouts import print_context
 from sheets.characters.models import Character
 
 tinyhtml5_fix.install()
+weasyprint_text_cache.install()
 
 STATIC_DIR = settings.BASE_DIR / "static"
 
@@ -127,6 +136,8 @@ def _print_style(system: str) -> tuple[list[CSS], FontConfiguration]:
         CSS(filename=str(STATIC_DIR / "css" / name), font_config=fonts, url_fetcher=FETCHER)
         for name in ("print-base.css", f"print-{system}.css")
     ]
+    # Its fonts are all in: text laid out with them can be remembered across renders.
+    weasyprint_text_cache.TEXT_CACHE.register(fonts)
     return sheets, fonts
 
 
