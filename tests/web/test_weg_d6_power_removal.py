@@ -482,3 +482,18 @@ def test_the_edition_is_not_switched_in_play(player_client, padawan):
     assert response.status_code == 400
     assert "In play the edition stays as the sheet was made" in _text(response)
     assert _stored(padawan) == before
+
+
+def test_the_sheet_offers_the_undo_not_remove_for_a_power_learned_this_adventure(
+    player_client, paid_power
+):
+    character, _entry = paid_power
+    sheet_url = reverse("character_sheet", args=[character.pk])
+    page = player_client.get(sheet_url).content.decode()
+    ledger_url = reverse("character_ledger", args=[character.pk])
+    assert f'<a href="{ledger_url}" class="small" id="power-remain_conscious-undo">' in page
+    assert 'id="power-remain_conscious-remove"' not in page
+    _end_adventure(player_client, character)
+    page = player_client.get(sheet_url).content.decode()
+    assert 'id="power-remain_conscious-undo"' not in page
+    assert 'id="power-remain_conscious-remove"' in page

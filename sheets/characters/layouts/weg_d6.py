@@ -28,7 +28,7 @@ from rulesets.weg_d6.data import (
     WEAPON_TEXT_LIMITS,
     WOUND_BY_SLUG,
 )
-from rulesets.weg_d6.force import counted_skills
+from rulesets.weg_d6.force import counted_skills, learning_this_adventure
 from rulesets.weg_d6.traits import code_text as code
 from sheets.characters.layouts.base import Layout, Section, SheetState
 from sheets.characters.models import Character
@@ -255,6 +255,10 @@ def _powers(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[dict]
             "skills": _skill_names(sheet, slug, settings),
             "custom": slug in force["custom_powers"],
             "counted_in": _counted_in(sheet, slug, settings),
+            # Learned this adventure in play: its undo on the Advancement page gives back
+            # what it cost, so the sheet points there instead of offering "remove".
+            "learned_now": sheet["stage"] == PLAY
+            and learning_this_adventure(sheet, slug) is not None,
         }
         for slug in force["powers"]
     ]
