@@ -15,7 +15,7 @@ import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import unquote, urlencode
 
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
@@ -51,6 +51,7 @@ from sheets.characters.services import character_apply_edits, character_create
 from sheets.storage import minified
 from sheets.weasyprint_text_cache import TEXT_CACHE
 
+FORM = "application/x-www-form-urlencoded"
 # The reference for a sheet's PDF: the least WeasyPrint renders, one page of text.
 ONE_PAGE = "<!doctype html><html><body><h1>Reference</h1><p>One page of text.</p></body></html>"
 
@@ -150,8 +151,12 @@ class Command(BaseCommand):
             version = Character.objects.values_list("version", flat=True).get(pk=character.pk)
             value = values[step % len(values)]
             start = time.perf_counter()
+            # Encoded as htmx sends a form (the test client's default is multipart).
             response = client.post(
-                url, {"edit": f"{trait}={value}", "version": version}, HTTP_HX_REQUEST="true"
+                url,
+                urlencode({"edit": f"{trait}={value}", "version": version}),
+                content_type=FORM,
+                HTTP_HX_REQUEST="true",
             )
             elapsed = time.perf_counter() - start
             after = Character.objects.values_list("version", flat=True).get(pk=character.pk)
@@ -205,10 +210,15 @@ class Command(BaseCommand):
 
         packed = client.post(
             url,
-            {
-                "edit": f"{trait}={values[(last + 2) % len(values)]}",
-                "version": Character.objects.values_list("version", flat=True).get(pk=character.pk),
-            },
+            urlencode(
+                {
+                    "edit": f"{trait}={values[(last + 2) % len(values)]}",
+                    "version": Character.objects.values_list("version", flat=True).get(
+                        pk=character.pk
+                    ),
+                }
+            ),
+            content_type=FORM,
             HTTP_HX_REQUEST="true",
             HTTP_ACCEPT_ENCODING="gzip",
         )
