@@ -101,16 +101,24 @@ def test_a_merit_bought_in_play_and_removed_on_the_sheet_is_refused_it_would_giv
     _agree(_fresh(character))
 
 
-def test_in_play_the_weg_sheet_offers_no_step_down_on_a_bought_value(player, player_client):
+# A free step, up or down, or an untrain of a priced WEG row: the pip buttons and the link
+# under them, each named by its row ("trait-skill-blaster-up").
+_FREE_STEP = re.compile(r'id="trait-(?:attr|skill|spec|force)-[a-z0-9_-]+-(?:up|down|remove)"')
+
+
+def test_in_play_the_weg_sheet_offers_only_the_paid_advance_on_a_bought_value(
+    player, player_client
+):
+    """Its free "+", "−" and "untrain" would all be refused there."""
     character, _entry = _bought(player, "weg_d6")
     page = player_client.get(reverse("character_sheet", args=[character.pk])).content.decode()
-    steps_down = re.findall(
-        r'name="edit" value="((?:attr|skill|spec|force)\.[a-z_.]+)=[^"]*"[^>]*>−', page
-    )
-    assert steps_down == []
-    # In creation the same sheet offers them.
+    assert _FREE_STEP.findall(page) == []
+    assert page.count('class="advance secondary"') > 20
+    # In creation the same sheet offers them, and no paid advance.
     creating = get_ruleset("weg_d6").demo_sheet()
     assert creating["stage"] == "creation"
     fresh = Character.objects.create(owner=player, name="New", system="weg_d6", sheet=creating)
     page = player_client.get(reverse("character_sheet", args=[fresh.pk])).content.decode()
-    assert "−" in page
+    found = _FREE_STEP.findall(page)
+    assert any(f.endswith('-up"') for f in found) and any(f.endswith('-down"') for f in found)
+    assert 'class="advance secondary"' not in page
