@@ -317,14 +317,17 @@ def _play_refusals(
     after = {row.key: row for row in new.rows}
     errors: dict[str, str] = {}
     for row in old.rows:
-        if row.next_cost is None or row.key not in after:
+        now = after.get(row.key)
+        if now is None:
             continue
-        if _raised(row, after[row.key]):
+        if row.next_cost is not None and _raised(row, now):
             errors[row.key] = (
                 f"In play, {row.label} rises only by buying it on the Advancement page "
                 f"({row.next_cost.amount} {row.next_cost.unit} a step)."
             )
-        elif _raised(after[row.key], row):
+        # Priced before or after: a value at its top, or a flag bought once (WEG Force
+        # sensitivity), has no next price until it goes down.
+        elif (row.next_cost is not None or now.next_cost is not None) and _raised(now, row):
             # Lowered on the sheet, a bought value gives nothing back and leaves its
             # purchase on the ledger, which then cannot be undone; where the engine prices
             # the sheet by its values, balance and sheet would disagree. (A WEG Force pip

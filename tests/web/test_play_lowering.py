@@ -122,3 +122,20 @@ def test_in_play_the_weg_sheet_offers_only_the_paid_advance_on_a_bought_value(
     found = _FREE_STEP.findall(page)
     assert any(f.endswith('-up"') for f in found) and any(f.endswith('-down"') for f in found)
     assert 'class="advance secondary"' not in page
+
+
+def test_a_bought_flag_unticked_on_the_sheet_in_play_is_refused(player, player_client):
+    """WEG Force sensitivity, bought for 20 CP: once bought it has no next price, and
+    unticked on the sheet it gave nothing back (and would leave any Force skill on a sheet
+    no longer Force-sensitive)."""
+    character, _entry = _bought(player, "weg_d6")
+    ledger.purchase(
+        user=player,
+        character_id=character.pk,
+        trait="force.sensitive",
+        expected_version=_fresh(character).version,
+    )
+    before = _stored(character)
+    answer = _edit(player_client, character, "force.sensitive=no")
+    assert "goes down only by undoing its purchase on the Advancement page" in answer
+    assert _stored(character) == before
