@@ -102,6 +102,22 @@ def test_undoing_the_power_on_the_ledger_page_gives_the_pick_back(player_client,
     assert _fresh(owed_a_pick).sheet == sheet_before
 
 
+def _learn_then_forget_after_the_adventure(player_client, character: Character, power: str):
+    """Learn a power, end the adventure, then forget it with the sheet's "remove"."""
+    _learn(player_client, character, power)
+    ended = player_client.post(
+        reverse("ledger_end_adventure", args=[character.pk]),
+        {"version": _fresh(character).version},
+    )
+    assert ended.status_code == 302
+    response = player_client.post(
+        reverse("character_edit", args=[character.pk]),
+        {"edit": f"power.remove={power}", "version": _fresh(character).version},
+    )
+    assert response.status_code == 302
+    assert power not in _powers(character)
+
+
 def _read(player_client, character: Character, reading: str) -> None:
     """Set the reading forgotten_power_picks (the owner is their own GM off-table)."""
     response = player_client.post(
@@ -130,18 +146,7 @@ def test_under_the_reading_lost_a_power_forgotten_on_the_sheet_keeps_its_pick(
     player_client, owed_a_pick
 ):
     _read(player_client, owed_a_pick, "lost")
-    _learn(player_client, owed_a_pick, "control_pain")
-    ended = player_client.post(
-        reverse("ledger_end_adventure", args=[owed_a_pick.pk]),
-        {"version": _fresh(owed_a_pick).version},
-    )
-    assert ended.status_code == 302
-    response = player_client.post(
-        reverse("character_edit", args=[owed_a_pick.pk]),
-        {"edit": "power.remove=control_pain", "version": _fresh(owed_a_pick).version},
-    )
-    assert response.status_code == 302
-    assert "control_pain" not in _powers(owed_a_pick)
+    _learn_then_forget_after_the_adventure(player_client, owed_a_pick, "control_pain")
     assert _picks(owed_a_pick) == []
     assert "control_pain" not in _fresh(owed_a_pick).sheet["force"]["power_picks_spent"]
 
@@ -162,18 +167,7 @@ def test_a_player_cannot_send_the_ledgers_power_undo_in_play(player_client, owed
 def test_forgetting_the_power_on_the_sheet_gives_the_pick_back(player_client, owed_a_pick):
     """Once the adventure ended: before, its undo on the ledger page does it (the sheet's
     "remove" says so, tests/web/test_weg_d6_power_removal.py)."""
-    _learn(player_client, owed_a_pick, "control_pain")
-    ended = player_client.post(
-        reverse("ledger_end_adventure", args=[owed_a_pick.pk]),
-        {"version": _fresh(owed_a_pick).version},
-    )
-    assert ended.status_code == 302
-    response = player_client.post(
-        reverse("character_edit", args=[owed_a_pick.pk]),
-        {"edit": "power.remove=control_pain", "version": _fresh(owed_a_pick).version},
-    )
-    assert response.status_code == 302
-    assert "control_pain" not in _powers(owed_a_pick)
+    _learn_then_forget_after_the_adventure(player_client, owed_a_pick, "control_pain")
     assert _picks(owed_a_pick) == ["control"]
 
 
