@@ -50,6 +50,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import logging
 import mimetypes
 import os
 import threading
@@ -66,14 +67,17 @@ from weasyprint import CSS, HTML, Document
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from rulesets.registry import get_ruleset, ready_systems
 from sheets import tinyhtml5_fix, weasyprint_text_cache
 from sheets.characters.layouts import print_context
-from sheets.characters.models import Character
+from sheets.characters.models import Character, LedgerEntry
 
 tinyhtml5_fix.install()
 weasyprint_text_cache.install()
 
 STATIC_DIR = settings.BASE_DIR / "static"
+
+logger = logging.getLogger(__name__)
 
 
 class StaticFilesOnly(URLFetcher):
@@ -257,3 +261,38 @@ class PdfCache:
 
 
 PDF_CACHE = PdfCache()
+
+
+def warm_up(systems: list[str] | None = None) -> dict[str, BaseException | None]:
+    """Print each ready system's demo sheet once and throw the PDF away, so that the first
+    print a user asks of a system in this process does not also pay for parsing its
+    stylesheets, loading its fonts and shaping its labels (sheets/wsgi.py calls it at a
+    worker's start). Touches no database and no PDF cache. A system that fails is logged
+    and skipped: a broken print must not stop a worker from starting. Returns each
+    system's error, or None where it printed."""
+    keys = systems if systems is not None else [info.key for info in ready_systems()]
+    outcome: dict[str, BaseException | None] = {}
+    for key in keys:
+        try:
+            _render(warm_up_character(key))
+        except Exception as error:
+            logger.exception("PDF warm-up of %r failed; its first print will be slow", key)
+            outcome[key] = error
+        else:
+            outcome[key] = None
+    return outcome
+
+
+def warm_up_character(system: str) -> Character:
+    """An unsaved character holding `system`'s demo sheet, printable without a database:
+    its ledger sums are kept on it already (zero), and its ledger reads as an empty
+    query, which Django answers without asking the database."""
+    character = Character(
+        pk=-1, name="Warm-up", system=system, sheet=get_ruleset(system).demo_sheet()
+    )
+    # What sheets.characters.ledger.keep_figures would have summed: no entries.
+    character.ledger_earned = character.ledger_spent = 0
+    character.ledger_carried = character.ledger_held = 0
+    # The related manager hands out this prefetched (empty) result instead of a query.
+    character._prefetched_objects_cache = {"ledger": LedgerEntry.objects.none()}
+    return character
