@@ -73,3 +73,23 @@ def test_the_weg_d6_print_keeps_every_empty_skill_weapon_and_equipment_line(play
     ruled = blank_rows(character)
     assert expected > 0 and len(ruled) == expected
     assert all(line.border_bottom_width > 0 and line.margin_height() > 15 for line in ruled)
+
+
+@pytest.mark.parametrize("system", ["o3d10", "ore"])
+def test_list_bullets_hang_where_an_outside_marker_would_without_its_own_boxes(system, player):
+    sheet = get_ruleset(system).demo_sheet()
+    character = character_create(owner=player, name="Bullets", system=system, sheet=sheet)
+    layout = laid_out(character)
+    assert not [box for box in layout if getattr(box, "is_outside_marker", False)]
+    items = [
+        box
+        for box in layout
+        if isinstance(box, boxes.BlockBox) and getattr(box, "element_tag", None) == "li"
+    ]
+    assert len(items) >= 4
+    for item in items:
+        first = next(text for text in walk(item) if isinstance(text, boxes.TextBox))
+        assert first.text.startswith("• ")
+        # Where WeasyPrint draws a disc marker: "• " wide (0.8163 em) left of the text.
+        hang = item.content_box_x() - first.position_x
+        assert abs(hang - 0.8163 * item.style["font_size"]) < 0.3, hang
