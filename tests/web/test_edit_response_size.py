@@ -101,3 +101,27 @@ def test_an_edited_box_keeps_its_own_whitespace(player_client, player):
     character.refresh_from_db()
     assert "\n\n    Twice." in character.sheet["info"]["notes"]
     assert box.group(1).lstrip("\n") == character.sheet["info"]["notes"]
+
+
+def test_the_budget_and_title_go_only_when_they_change(player_client, player):
+    """The budget panel and the title are on the page already: an edit that leaves them as
+    they are (a wound in play) does not send them again; one that moves a pool or the name
+    does."""
+    ore = _demo(player, "ore")
+    assert not {"budget", "sheet-title"} & _swapped(player_client, ore, "wound.torso.0=cycle")
+    swd10 = character_create(
+        owner=player,
+        name="Demo",
+        system="swd10",
+        sheet={**get_ruleset("swd10").demo_sheet(), "stage": "creation"},
+    )
+    stealth = swd10.sheet["abilities"]["stealth"]
+    moved = _swapped(player_client, swd10, f"abil.stealth={(stealth + 1) % 3}")
+    assert "budget" in moved and "sheet-title" not in moved
+    swd10.refresh_from_db()
+    renamed = player_client.post(
+        reverse("character_edit", args=[swd10.pk]),
+        {"only": "character.name", "character.name": "Renamed", "version": swd10.version},
+        **HTMX,
+    )
+    assert "sheet-title" in set(OOB.findall(renamed.content.decode()))

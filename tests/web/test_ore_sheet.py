@@ -446,12 +446,11 @@ def test_a_typed_weapon_name_swaps_only_its_own_field(player_client, demo):
         **HTMX,
     )
     html = response.content.decode()
-    # The fields beside it keep whatever the player is typing there.
+    # The fields beside it keep whatever the player is typing there; the title and the
+    # budget did not change.
     assert oob_ids(html) == {
         "sheet-version",
         "sheet-messages",
-        "sheet-title",
-        "budget",
         "trait-weapon-1-name",
     }
     demo.refresh_from_db()

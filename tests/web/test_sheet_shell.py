@@ -19,6 +19,7 @@ from sheets.characters.models import Character, Revision
 from sheets.characters.schema import character_file_schema
 from sheets.characters.services import character_create
 from sheets.characters.transfer import export_character
+from tests.swaps import after_swaps, by_id, comparable, parse
 
 pytestmark = pytest.mark.django_db
 KEYS = sorted(SYSTEMS)
@@ -85,6 +86,7 @@ def test_renaming_through_htmx_updates_the_title_in_every_system(player_client, 
 
 def test_an_edit_swaps_the_changed_row_the_budget_and_the_version_only(player_client, demo):
     row, value = _number_row(demo)
+    before = player_client.get(reverse("character_sheet", args=[demo.pk])).content.decode()
     response = _edit(player_client, demo, {"only": row.key, row.key: value}, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
@@ -94,7 +96,11 @@ def test_an_edit_swaps_the_changed_row_the_budget_and_the_version_only(player_cl
     dom_id = trait_dom_id(row.key)
     assert {dom_id, f"input-{dom_id}", f"section-{row.section}-body"} & sent
     assert f'id="sheet-version" value="{demo.version}" hx-swap-oob="true"' in html
-    assert 'id="budget"' in html
+    # The budget goes when a pool moved; either way the page's budget is the fresh one.
+    fresh = player_client.get(reverse("character_sheet", args=[demo.pk])).content.decode()
+    budget = comparable(by_id(after_swaps(before, html), "budget"))
+    assert budget == comparable(by_id(parse(fresh), "budget"))
+    assert ('id="budget"' in html) == (budget != comparable(by_id(parse(before), "budget")))
     # Not the whole sheet: far fewer rows than the page holds.
     page = player_client.get(reverse("character_sheet", args=[demo.pk])).content.decode()
     assert html.count('class="trait ') < page.count('class="trait ')

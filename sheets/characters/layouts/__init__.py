@@ -48,10 +48,15 @@ class Snapshot:
     name: str
     sheet: Mapping[str, Any]
     rule_settings: Mapping[str, Any]
+    # What purchases waiting for the GM's consent held: the budget shows it.
+    held: int = 0
 
     @classmethod
     def of(cls, character: Character) -> Snapshot:
-        return cls(character.name, engine_sheet(character), character.readings_in_force)
+        known = figures(character)
+        return cls(
+            character.name, engine_sheet(character, known), character.readings_in_force, known.held
+        )
 
 
 def layout_for(system: str) -> Layout:
@@ -129,11 +134,19 @@ def edit_context(
         "swapped_parts": [(p, old_parts.get(p.section.key)) for p in parts],
         "sheet_before": old,
         "swap_name": before.name != character.name or "character.name" in (errors or {}),
+        # The page already shows a title and a budget the write left as they were.
+        "swap_title": before.name != character.name or old.get("subtitle") != after.get("subtitle"),
+        "swap_budget": _budget(old, before.held) != _budget(after, after["held"]),
         "swap_stage": old["status"].stage != after["status"].stage
         or old["stage_field"] != after["stage_field"],
         "swap_readings": old["state"].settings != after["state"].settings
         or any(key.startswith("setting.") for key in errors or {}),
     }
+
+
+def _budget(context: dict, held: int) -> tuple:
+    """All the budget panel (`rulesets/_budget.html`) prints."""
+    return context["pools"], context["unplaced"], context["status"], held
 
 
 SECTION_BODY = "rulesets/_section_body.html"

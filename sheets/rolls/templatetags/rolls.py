@@ -11,9 +11,9 @@ from urllib.parse import quote
 
 from django import template
 from django.urls import reverse
-from django.utils.http import RFC3986_SUBDELIMS
 
 from sheets.campaigns.models import Campaign
+from sheets.characters.layouts.base import URL_PATH_SAFE, SheetState
 from sheets.permissions import campaign_role
 from sheets.rolls.context import RollLog, RollMenu, log_for_character, table_roll_log
 from sheets.rolls.hits import HIT_SYSTEMS
@@ -21,22 +21,19 @@ from sheets.rolls.services import rollables_of, table_log
 
 register = template.Library()
 
-# What reverse() leaves unquoted in a path; "~" is among them, so it can stand in for a key.
-_PATH_SAFE = RFC3986_SUBDELIMS + "/~:@"
 
-
-def roll_links(character: Any) -> dict[str, str]:
-    """The roll page of each key this sheet can roll, worked out once per page (every row
-    asks)."""
+def roll_links(character: Any, state: SheetState | None = None) -> dict[str, str]:
+    """The roll page of each key this sheet can roll, worked out once per request (every
+    row asks). `state` is the sheet's kept engine answers, which hold its rollable keys."""
+    if state is None:
+        keys = tuple((r.key, quote(r.key, safe=URL_PATH_SAFE)) for r in rollables_of(character))
+    else:
+        keys = state.rollable_keys
     cached = character.__dict__.get("_roll_links")
-    if cached is None or cached[0] != character.version:
-        # One reverse for the page, then each key quoted as reverse() would quote it.
+    if cached is None or cached[0] != keys:
+        # One reverse for the page, then each key as reverse() would quote it.
         head, tail = reverse("character_roll", args=[character.pk, "~"]).rsplit("~", 1)
-        links = {
-            rollable.key: f"{head}{quote(rollable.key, safe=_PATH_SAFE)}{tail}"
-            for rollable in rollables_of(character)
-        }
-        cached = (character.version, links)
+        cached = (keys, {key: f"{head}{quoted}{tail}" for key, quoted in keys})
         # On the instance, not in a module cache: it lives exactly as long as the request.
         character.__dict__["_roll_links"] = cached
     return cached[1]
@@ -49,7 +46,7 @@ def roll_url(context: template.Context, key: str) -> str:
     access = context.get("access")
     if character is None or access is None or not access.edit or context.get("shared_token"):
         return ""
-    return roll_links(character).get(key, "")
+    return roll_links(character, context.get("state")).get(key, "")
 
 
 @register.simple_tag(takes_context=True)
