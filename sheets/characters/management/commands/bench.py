@@ -13,7 +13,7 @@ import importlib
 import re
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import unquote, urlencode
 
@@ -46,7 +46,7 @@ from sheets.campaigns.services import (
 )
 from sheets.characters.layouts import forget_drawings
 from sheets.characters.models import Character
-from sheets.characters.pdf import PDF_CACHE, render_character_pdf
+from sheets.characters.pdf import PDF_CACHE, character_document, render_character_pdf
 from sheets.characters.services import character_apply_edits, character_create
 from sheets.storage import minified
 from sheets.weasyprint_text_cache import TEXT_CACHE
@@ -253,6 +253,10 @@ class Command(BaseCommand):
         # the cores, as it often does on these machines.
         pdf_cpu = timed(uncached, pdf_runs, clock=time.process_time)
         out(f"  PDF first render, CPU time        {describe(pdf_cpu)}")
+        # A render costs about the same for every box laid out: the count is the figure to
+        # compare when the wall clock is shared with other work.
+        pages = character_document(character).pages
+        out(f"  PDF layout boxes                  {sum(1 for _ in _boxes(pages)):7d}")
         out(f"  one-page WeasyPrint document      {describe(reference)}")
         out(
             "  PDF first / one-page document     "
@@ -406,3 +410,12 @@ def _edit_target(system: str) -> tuple[str, list[str]]:
         "o3d10": ("hp.current", ["10", "12"]),
     }
     return targets[system]
+
+
+def _boxes(pages) -> Iterator:
+    """Every box of the laid-out pages, the pages' own included."""
+    stack = [page._page_box for page in pages]
+    while stack:
+        box = stack.pop()
+        yield box
+        stack.extend(getattr(box, "children", ()))
