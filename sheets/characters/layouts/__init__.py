@@ -168,15 +168,22 @@ def drawn_swaps(request: HttpRequest, context: dict) -> dict:
     """
     template = get_template(SECTION_BODY)
     bodies = []
+    drawn = context.get("drawn_key")
     for part, old_part in context["swapped_parts"]:
-        body = template.render(context | {"part": part, "oob": True}, request)
+        # A sheet drawn before (a value set back as it was) is not drawn and read again.
+        now = None if drawn is None else _BODIES.get((drawn, part.section.key))
+        if now is None:
+            body = template.render(context | {"part": part, "oob": True}, request)
+            if old_part is None:
+                bodies.append(body)
+                continue
+            now = parsed(body)
+        body = now.source
+        if drawn is not None:
+            _keep_body((drawn, part.section.key), now)
         if old_part is None:
             bodies.append(body)
             continue
-        now = parsed(body)
-        drawn = context.get("drawn_key")
-        if drawn is not None:
-            _keep_body((drawn, part.section.key), now)
         before = context["sheet_before"]
         was = _BODIES.get((before["drawn_key"], old_part.section.key))
         if was is None:
