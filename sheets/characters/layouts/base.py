@@ -426,10 +426,11 @@ def build_context(
         )
         for setting in state.ruleset.SETTINGS
     ]
-    pools = [
-        (pool, [v for v in state.report.violations if v.trait == f"pool.{pool.key}"])
+    # Tuples, so the budget panel can be kept by what it prints (`sheet_budget`).
+    pools = tuple(
+        (pool, tuple(v for v in state.report.violations if v.trait == f"pool.{pool.key}"))
         for pool in state.report.pools
-    ]
+    )
     # The name is a player's trait like any other: who may set it may set the player's.
     can_edit_player = viewer.may_set(NAME_TRAIT)
     can_set_readings = viewer.may_set(SETTING_PREFIX + "any")
@@ -457,7 +458,7 @@ def build_context(
         + [p for k, p in parts.items() if k not in {s.key for s in layout.sections}],
         "side_parts": [parts[s.key] for s in layout.sections if s.side],
         "pools": pools,
-        "unplaced": unplaced,
+        "unplaced": tuple(unplaced),
         "stray_errors": stray,
         "name_error": errors.get(NAME_TRAIT, ""),
         "name_submitted": submitted.get(NAME_TRAIT) if NAME_TRAIT in errors else None,

@@ -1,5 +1,6 @@
 """`{% sheet_row field %}`: one sheet row, drawn once per content and kept (and a WEG code
-row's step buttons, `{% code_steps field %}`, the same way).
+row's step buttons, `{% code_steps field %}`, and the budget panel, `{% sheet_budget %}`,
+the same way).
 
 A sheet page has a hundred rows and an edit changes one or two of them, but a section an
 edit swaps is drawn whole, before the write and after it, to find what changed. A row's
@@ -30,6 +31,7 @@ register = template.Library()
 ROWS_KEPT = 8192
 ROW_TEMPLATE = "rulesets/_row.html"
 STEPS_TEMPLATE = "rulesets/weg_d6/_steps.html"
+BUDGET_TEMPLATE = "rulesets/_budget.html"
 
 
 @register.simple_tag(takes_context=True)
@@ -53,6 +55,19 @@ def code_steps(context: Context, field: Field) -> SafeString:
         field=field,
         can_edit_player=bool(context.get("can_edit_player")),
         play=bool(context.get("play")),
+    )
+
+
+@register.simple_tag(takes_context=True)
+def sheet_budget(context: Context, oob: bool = False) -> SafeString:
+    """The budget panel (`rulesets/_budget.html`), kept the same way by all it prints."""
+    return _kept(
+        BUDGET_TEMPLATE,
+        status=context.get("status"),
+        pools=context.get("pools"),
+        unplaced=context.get("unplaced"),
+        held=context.get("held"),
+        oob=bool(oob),
     )
 
 
