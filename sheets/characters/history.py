@@ -31,6 +31,7 @@ from rulesets.core.diff import Change, row_changes
 from rulesets.core.parsing import printable
 from rulesets.registry import get_ruleset
 from sheets.characters.models import Character, Revision
+from sheets.statements import insert_row
 
 Op = dict[str, Any]
 Step = str | int
@@ -311,15 +312,17 @@ def _record(
         if before
         else []
     )
-    return Revision.objects.create(
-        character=character,
-        author=author,
-        version=character.version,
-        # The summary quotes what was typed, part of which the edit may not have read.
-        summary=printable(summary[:200]),
-        ops=diff_ops(before, after),
-        changes=kept_lines(lines),
-        changes_more=max(0, len(lines) - CHANGES_KEPT),
+    return insert_row(
+        Revision(
+            character=character,
+            author=author,
+            version=character.version,
+            # The summary quotes what was typed, part of which the edit may not have read.
+            summary=printable(summary[:200]),
+            ops=diff_ops(before, after),
+            changes=kept_lines(lines),
+            changes_more=max(0, len(lines) - CHANGES_KEPT),
+        )
     )
 
 

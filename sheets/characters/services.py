@@ -35,10 +35,13 @@ from sheets.characters.models import (
     ShareLink,
 )
 from sheets.permissions import CharacterAccess, Need, character_for, gm_rows, trait_refusal
+from sheets.statements import update_row
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
 NAME_MAX_LENGTH = 100
+# What a sheet edit writes back to the character's row.
+EDITED_FIELDS = ("name", "rule_settings", "sheet", "version", "updated_at")
 
 
 class StaleVersion(Exception):
@@ -246,7 +249,7 @@ def character_apply_edits(
         character.version += 1
         if finished:
             character.sheet = ledger.creation_left_over(character, sheet, user)
-        character.save(update_fields=["name", "rule_settings", "sheet", "version", "updated_at"])
+        update_row(character, EDITED_FIELDS)
         advancement = ledger.advancement_for(character.system)
         judged = (
             advancement.with_ledger(before["sheet"], known),

@@ -164,8 +164,10 @@ class Part:
             grouped.setdefault(item.row.group, []).append(item)
         return list(grouped.items())
 
-    @property
+    @cached_property
     def signature(self) -> tuple:
+        # Asked once the layout is built (changed_parts), of parts kept between edits: the
+        # fields no longer change by then.
         return tuple(f.key for f in self.fields)
 
 
