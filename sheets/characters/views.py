@@ -352,12 +352,20 @@ def _refused(
 _INDENTATION = re.compile(r"(<(textarea|pre)\b.*?</\2>)|>\s*\n\s*(?=<)", re.S | re.I)
 
 
+# The same, for a response with no such element (most): a simpler pattern, scanned in an
+# eighth of the time (a 7.6 KB WEG response: 85 -> 11 us). Their tags come only from the
+# templates, in lower case: typed text is escaped and holds no "<".
+_INDENTATION_ONLY = re.compile(r">\s*\n\s*<")
+
+
 def _edit_response(request: HttpRequest, context: dict) -> HttpResponse:
     """The fragments an htmx edit swaps, without the indentation of their templates."""
     response = render(request, f"{SHELL}#edit-response", drawn_swaps(request, context))
-    response.content = _INDENTATION.sub(
-        lambda kept: kept.group(1) or ">\n", response.content.decode()
-    )
+    text = response.content.decode()
+    if "<textarea" in text or "<pre" in text:
+        response.content = _INDENTATION.sub(lambda kept: kept.group(1) or ">\n", text)
+    else:
+        response.content = _INDENTATION_ONLY.sub(">\n<", text)
     return response
 
 

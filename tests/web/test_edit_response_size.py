@@ -10,8 +10,11 @@ import re
 
 import pytest
 from django.urls import reverse
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from rulesets.registry import get_ruleset
+from sheets.characters import views
 from sheets.characters.services import character_create
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -125,3 +128,12 @@ def test_the_budget_and_title_go_only_when_they_change(player_client, player):
         **HTMX,
     )
     assert "sheet-title" in set(OOB.findall(renamed.content.decode()))
+
+
+@given(st.text(alphabet="<>/ \n\tabp", max_size=60))
+def test_the_quick_indentation_pattern_cuts_what_the_full_one_cuts(markup):
+    """Without a textarea or pre (whose whitespace is kept), the simpler pattern the edit
+    response uses drops exactly the indentation the full one drops."""
+    assume("<textarea" not in markup and "<pre" not in markup)
+    full = views._INDENTATION.sub(lambda kept: kept.group(1) or ">\n", markup)
+    assert views._INDENTATION_ONLY.sub(">\n<", markup) == full

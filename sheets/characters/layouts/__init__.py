@@ -156,6 +156,9 @@ SECTION_BODY = "rulesets/_section_body.html"
 # drawn and read again. Never stale: the key holds all a body reads (base.plain_context).
 _BODIES: OrderedDict[tuple, Parsed] = OrderedDict()
 _BODIES_KEPT = 256
+# What an edit response sent of a section, by its drawings before and after (both keys
+# above): a pure function of the two, so kept the same way.
+_SENT: OrderedDict[tuple, tuple[str, ...]] = OrderedDict()
 
 
 def drawn_swaps(request: HttpRequest, context: dict) -> dict:
@@ -167,40 +170,46 @@ def drawn_swaps(request: HttpRequest, context: dict) -> dict:
     id; the whole body goes when that is no smaller or the markup cannot be matched.
     """
     template = get_template(SECTION_BODY)
-    bodies = []
+    bodies: list[str] = []
     drawn = context.get("drawn_key")
+    before = context["sheet_before"]
     for part, old_part in context["swapped_parts"]:
+        key = None if drawn is None else (drawn, part.section.key)
         # A sheet drawn before (a value set back as it was) is not drawn and read again.
-        now = None if drawn is None else _BODIES.get((drawn, part.section.key))
-        if now is None:
-            body = template.render(context | {"part": part, "oob": True}, request)
-            if old_part is None:
-                bodies.append(body)
-                continue
-            now = parsed(body)
-        body = now.source
-        if drawn is not None:
-            _keep_body((drawn, part.section.key), now)
+        now = None if key is None else _BODIES.get(key)
         if old_part is None:
-            bodies.append(body)
+            # Redrawn whole (creation finished, a reading changed): nothing to compare.
+            bodies.append(
+                now.source
+                if now
+                else template.render(context | {"part": part, "oob": True}, request)
+            )
             continue
-        before = context["sheet_before"]
-        was = _BODIES.get((before["drawn_key"], old_part.section.key))
-        if was is None:
-            was = template.render(context | before | {"part": old_part, "oob": True}, request)
-        pieces = changed_elements(was, now)
-        if pieces is not None and sum(map(len, pieces)) < len(body):
-            bodies.extend(pieces)
-        else:
-            bodies.append(body)
+        if now is None:
+            now = parsed(template.render(context | {"part": part, "oob": True}, request))
+        if key is not None:
+            _keep(_BODIES, key, now)
+        was_key = (before["drawn_key"], old_part.section.key) if before["drawn_key"] else None
+        pair = (was_key, key) if was_key and key else None
+        sent = _SENT.get(pair) if pair else None
+        if sent is None:
+            was = _BODIES.get(was_key) if was_key else None
+            if was is None:
+                was = template.render(context | before | {"part": old_part, "oob": True}, request)
+            pieces = changed_elements(was, now)
+            small = pieces is not None and sum(map(len, pieces)) < len(now.source)
+            sent = tuple(pieces) if small else (now.source,)
+            if pair:
+                _keep(_SENT, pair, sent)
+        bodies.extend(sent)
     return context | {"swapped_bodies": bodies}
 
 
-def _keep_body(key: tuple, body: Parsed) -> None:
-    _BODIES[key] = body
-    _BODIES.move_to_end(key)
-    while len(_BODIES) > _BODIES_KEPT:
-        _BODIES.popitem(last=False)
+def _keep(kept: OrderedDict, key: tuple, value: object) -> None:
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > _BODIES_KEPT:
+        kept.popitem(last=False)
 
 
 def forget_drawings() -> None:
@@ -213,4 +222,5 @@ def forget_drawings() -> None:
     forget_rows()
     forget_boxes()
     _BODIES.clear()
+    _SENT.clear()
     forget_states()
