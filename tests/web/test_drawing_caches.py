@@ -1,7 +1,8 @@
 """The drawings kept between requests never change what a page or an edit response says.
 
 A sheet row is drawn once per content (`sheet_row`) and an edit response keeps the section
-bodies it drew, to compare the next edit against (`layouts.drawn_swaps`). Each test draws
+bodies it drew, to compare the next edit against, with what it found changed and sent
+(`layouts.edit_context`, `layouts.drawn_swaps`). Each test draws
 the same thing twice, once from those caches and once with every one of them emptied, and
 checks the two are the same, byte for byte (CSRF tokens aside: masked afresh each time). It
 also checks the warm drawing really came from a cache, or it would prove nothing.
@@ -53,7 +54,7 @@ def test_an_edit_compared_with_kept_bodies_answers_as_one_drawn_afresh(player_cl
     character = _character(player, case)
     player_client.get(reverse("character_sheet", args=[character.pk]))
     edit_url = reverse("character_edit", args=[character.pk])
-    kept_before = 0
+    kept_before = answered_from_kept = 0
     for edit in EDITS[case]:
         character.refresh_from_db()
         post = {"edit": edit, "version": character.version}
@@ -66,6 +67,12 @@ def test_an_edit_compared_with_kept_bodies_answers_as_one_drawn_afresh(player_cl
             cold = player_client.post(edit_url, post, **HTMX).content
             transaction.set_rollback(True)
         assert _even(warm) == _even(cold), edit
-        # Then make it for real, so the next edit starts from it with warm caches.
-        assert player_client.post(edit_url, post, **HTMX).status_code == 200
+        # Then make it for real, so the next edit starts from it with warm caches: the
+        # same two drawings as just now, so what changed and what was sent come from
+        # what is kept (no new comparison is kept), and answer the same.
+        compared = len(layouts._CHANGED)
+        real = player_client.post(edit_url, post, **HTMX)
+        assert real.status_code == 200 and _even(real.content) == _even(cold), edit
+        answered_from_kept += len(layouts._CHANGED) == compared
     assert kept_before, "no edit found a kept body to compare against"
+    assert answered_from_kept, "no edit answered from the kept comparisons"

@@ -123,7 +123,14 @@ def edit_context(
     old = plain_context(
         character, layout, sheet_state(ruleset, before.sheet, before.rule_settings), access
     )
-    fields, parts = changed_parts(layout, old, after)
+    pair = (old.get("drawn_key"), after.get("drawn_key"))
+    # What changed between two drawings is a function of the two: kept by their keys.
+    found = _CHANGED.get(pair) if all(pair) else None
+    if found is None:
+        found = changed_parts(layout, old, after)
+        if all(pair):
+            _keep(_CHANGED, pair, found)
+    fields, parts = found
     # Finishing creation or a new reading redraws every section, as the page would.
     moved = old["status"].stage != after["status"].stage
     moved = moved or old["state"].settings != after["state"].settings
@@ -159,6 +166,8 @@ _BODIES_KEPT = 256
 # What an edit response sent of a section, by its drawings before and after (both keys
 # above): a pure function of the two, so kept the same way.
 _SENT: OrderedDict[tuple, tuple[str, ...]] = OrderedDict()
+# The rows and sections that differ between two drawings (base.changed_parts), likewise.
+_CHANGED: OrderedDict[tuple, tuple[list, list]] = OrderedDict()
 
 
 def drawn_swaps(request: HttpRequest, context: dict) -> dict:
@@ -223,4 +232,5 @@ def forget_drawings() -> None:
     forget_boxes()
     _BODIES.clear()
     _SENT.clear()
+    _CHANGED.clear()
     forget_states()
