@@ -29,7 +29,13 @@ def row_by_key(model: type[M], key: object, *, for_update: bool = False) -> M | 
     a transaction). The ORM's own raw() makes the instance, field conversions included."""
     value = model._meta.pk.get_prep_value(key)
     alias = router.db_for_write(model) if for_update else router.db_for_read(model)
-    statement_key = ("select", model, alias, connections[alias].vendor, for_update)
+    connection = connections[alias]
+    if isinstance(value, int):
+        # A key past what the column holds names no row (SQLite would refuse to bind it).
+        low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
+        if not low <= value <= high:
+            return None
+    statement_key = ("select", model, alias, connection.vendor, for_update)
     statement = _STATEMENTS.get(statement_key)
     if statement is None:
         # Built where it is first run: Django builds a locking read only in a transaction.

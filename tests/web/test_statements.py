@@ -155,3 +155,13 @@ def test_a_locked_read_inside_a_transaction_locks_on_postgresql(player):
     (ran,) = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
     # SQLite locks the whole database for a write; PostgreSQL must lock the row.
     assert ("FOR UPDATE" in ran) == connection.features.has_select_for_update
+
+
+@pytest.mark.parametrize("key", [2**63, 10**20, -(2**63) - 1])
+def test_a_key_past_the_column_names_no_row(player_client, key):
+    """The ORM answers such a key with no row; so does the kept statement, on SQLite too
+    (which refuses to bind it): a sheet's address with it is a 404, not a server error."""
+    assert row_by_key(Character, key) is None
+    assert player_client.get(f"/characters/{key}/").status_code == 404
+    edit = player_client.post(f"/characters/{key}/edit/", {"edit": "x=1", "version": 1})
+    assert edit.status_code == 404
