@@ -83,6 +83,12 @@ def test_the_pdf_prints_the_tables_and_the_house_rules(printed):
         "10 Head +1d6",  # hit location
         "26 and more 4",  # reaction points
         "20-29 2",  # actions from initiative
+        "Cells DC Chance",  # each reference row reads across, its columns set by tabs
+        "3 Upper back +1\n",
+        "4 Neck +2\n",
+        "and so on +1 per 10\n",
+        "2-cell move with another reaction 1\n",
+        "Very short 10 · Short 15 · Normal 20 · Far 30",
         "Stat points (creation) 24 24 0",
         "Experience 12 9 3",
         "House rules in force (a GM can change them)",
