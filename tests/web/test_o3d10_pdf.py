@@ -160,3 +160,25 @@ def test_the_track_follows_the_engine_thresholds_and_crosses_the_damage_taken(pl
         for box in group["boxes"]:
             assert health_state(int(box["hp"]), 3).label == group["label"]
     assert [g["label"] for g in groups if g["current"]] == [health_state(10, 3).label]
+
+
+def test_the_hp_boxes_are_inline_spans_not_inline_blocks(player):
+    """An inline-block lays out a line box of its own: 41 HP boxes of them cost the print
+    more than any other part of the page. Each box is a bordered inline span, still one
+    box a number, crossed or not."""
+    from weasyprint.formatting_structure.boxes import InlineBlockBox, InlineBox, TextBox
+
+    from sheets.characters.pdf import character_document
+
+    character = character_create(owner=player, name="Rell Varo", system="o3d10", sheet=demo_sheet())
+    stack = [page._page_box for page in character_document(character).pages]
+    hp_boxes = []
+    while stack:
+        box = stack.pop()
+        classes = (box.element.get("class") or "").split() if box.element is not None else []
+        if "hpbox" in classes and not isinstance(box, TextBox):
+            hp_boxes.append(box)
+        stack.extend(getattr(box, "children", ()))
+    assert len(hp_boxes) == 42  # 22 down to -18, and the Dead box
+    assert all(isinstance(box, InlineBox) for box in hp_boxes)
+    assert not any(isinstance(box, InlineBlockBox) for box in hp_boxes)
