@@ -57,7 +57,7 @@ bench: pdf-deps setup
 	$(BIN)/python manage.py bench
 
 # 50 players, one edit every 2 s each, against gunicorn on PostgreSQL, beside the same load
-# on the logged-in home page; then both with no pause. Not part of `make test`. Options:
+# on the logged-in home page and a text typed anew each time; then all with no pause. Not part of `make test`. Options:
 # make load LOAD_ARGS="--seconds 60 --workers 5"; another database: LOAD_DATABASE_URL=...
 LOAD_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/datapad_load
 load: pdf-deps $(INSTALLED)

@@ -6,10 +6,12 @@ created if missing) and replaces the load users in it. It starts gunicorn on a l
 port with production settings (DEBUG off, plain HTTP), so it collects the static files
 first. Each phase is bounded in time; then gunicorn is stopped.
 
-Phases: the home page, then edits, each with the pause between one player's requests
-(default 2 s: 50 players offer 25 requests a second), then both again with no pause at
-all (saturated: the server's ceiling). The client is Python threads on the same machine,
-so on a small machine it takes some of the CPU the server would have.
+Phases: the home page, then edits that flip a trait between a few values (whose drawings
+the workers keep), then a text typed anew each time (a sheet no process has seen), each
+with the pause between one player's requests (default 2 s: 50 players offer 25 requests a
+second), then all three again with no pause at all (saturated: the server's ceiling). The
+client is Python threads on the same machine, so on a small machine it takes some of the
+CPU the server would have.
 """
 
 from __future__ import annotations
@@ -52,6 +54,17 @@ EDITS = {
 }
 
 
+# A text each player types, new every time: every such edit makes a sheet no process has
+# seen, so nothing kept by content answers for it (the edits above cycle through a few
+# values, whose drawings the workers keep).
+TEXT_EDITS = {
+    "swd10": "info.chronicle",
+    "ore": "info.career",
+    "weg_d6": "info.quote",
+    "o3d10": "info.species",
+}
+
+
 @dataclass
 class Phase:
     name: str
@@ -75,6 +88,7 @@ class Player:
         self.cookies: dict[str, str] = {}
         self.pk = pk
         self.trait, self.values = EDITS[system]
+        self.text_trait = TEXT_EDITS[system]
         self.step = 0
         self.version = 0
         page = self.get("/accounts/login/")[1]
@@ -119,10 +133,18 @@ class Player:
     def edit(self) -> str:
         self.step += 1
         value = self.values[self.step % len(self.values)]
+        return self.post({"edit": f"{self.trait}={value}"})
+
+    def type_text(self) -> str:
+        self.step += 1
+        text = f"Typed {self.step} {secrets.token_hex(4)}"
+        return self.post({"only": self.text_trait, self.text_trait: text})
+
+    def post(self, form: dict[str, str]) -> str:
         status, body = self.send(
             "POST",
             f"/characters/{self.pk}/edit/",
-            urlencode({"edit": f"{self.trait}={value}", "version": self.version}),
+            urlencode(form | {"version": self.version}),
             **{"HX-Request": "true", "X-CSRFToken": self.cookies.get("csrftoken", "")},
         )
         if status != 200:
@@ -174,13 +196,12 @@ class Command(BaseCommand):
                 f"{connection.vendor}, {options['seconds']:.0f} s a phase, {os.cpu_count()} CPUs"
             )
             out(
-                f"{'phase':34} {'requests':>8} {'per s':>7} {'p50 ms':>7} {'p95 ms':>7} "
+                f"{'phase':42} {'requests':>8} {'per s':>7} {'p50 ms':>7} {'p95 ms':>7} "
                 f"{'p99 ms':>7} {'errors':>6}"
             )
             pauses = [options["pause"]] + ([] if options["no_saturate"] else [0.0])
             for pause in pauses:
-                for kind in ("home", "edit"):
-                    label = "logged-in home page" if kind == "home" else "htmx trait edit"
+                for kind, label in PHASES:
                     when = f"pause {pause:g} s" if pause else "no pause (saturated)"
                     self.report(
                         run_phase(f"{label}, {when}", logged_in, kind, pause, options["seconds"])
@@ -256,12 +277,19 @@ class Command(BaseCommand):
         rate = len(ordered) / phase.duration if ordered else 0.0
         errors = len(phase.errors)
         self.stdout.write(
-            f"{phase.name:34} {len(ordered):8d} {rate:7.1f} {pct(0.50):7.1f} {pct(0.95):7.1f} "
+            f"{phase.name:42} {len(ordered):8d} {rate:7.1f} {pct(0.50):7.1f} {pct(0.95):7.1f} "
             f"{pct(0.99):7.1f} {errors:6d}"
         )
         if errors:
             common = statistics.mode(phase.errors)
             self.stdout.write(f"    most common error: {common}")
+
+
+PHASES = (
+    ("home", "logged-in home page"),
+    ("edit", "htmx trait edit"),
+    ("text", "htmx text edit, new text"),
+)
 
 
 def run_phase(name: str, players: list[Player], kind: str, pause: float, seconds: float) -> Phase:
@@ -272,7 +300,7 @@ def run_phase(name: str, players: list[Player], kind: str, pause: float, seconds
     end = start + seconds
 
     def play(player: Player) -> None:
-        action = player.home if kind == "home" else player.edit
+        action = {"home": player.home, "edit": player.edit, "text": player.type_text}[kind]
         due = start + random.uniform(0, pause)  # players do not all start at once
         while True:
             now = time.monotonic()
