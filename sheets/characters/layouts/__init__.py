@@ -26,6 +26,7 @@ from django.template.loader import get_template
 
 from rulesets.registry import get_ruleset
 from sheets.characters.layouts.base import (
+    STATES_KEPT,
     Layout,
     build_context,
     changed_parts,
@@ -129,7 +130,9 @@ def edit_context(
     if found is None:
         found = changed_parts(layout, old, after)
         if all(pair):
-            _keep(_CHANGED, pair, found)
+            # As many as the laid-out pages kept (base._BUILT), whose parts these are: more
+            # would keep pages alive that are no longer kept themselves.
+            _keep(_CHANGED, pair, found, most=STATES_KEPT)
     fields, parts = found
     # Finishing creation or a new reading redraws every section, as the page would.
     moved = old["status"].stage != after["status"].stage
@@ -214,10 +217,10 @@ def drawn_swaps(request: HttpRequest, context: dict) -> dict:
     return context | {"swapped_bodies": bodies}
 
 
-def _keep(kept: OrderedDict, key: tuple, value: object) -> None:
+def _keep(kept: OrderedDict, key: tuple, value: object, most: int = _BODIES_KEPT) -> None:
     kept[key] = value
     kept.move_to_end(key)
-    while len(kept) > _BODIES_KEPT:
+    while len(kept) > most:
         kept.popitem(last=False)
 
 

@@ -213,7 +213,7 @@ class SheetState:
 URL_PATH_SAFE = RFC3986_SUBDELIMS + "/~:@"
 
 _STATES: OrderedDict[bytes | str, SheetState] = OrderedDict()
-_STATES_KEPT = 64
+STATES_KEPT = 64
 
 
 def sheet_state(
@@ -232,7 +232,7 @@ def sheet_state(
         state = _compute_state(ruleset, sheet, settings)
         state.key = content
         _STATES[content] = state
-        while len(_STATES) > _STATES_KEPT:
+        while len(_STATES) > STATES_KEPT:
             _STATES.popitem(last=False)
     return state
 
@@ -498,7 +498,7 @@ def plain_context(
         context = build_context(character, layout, state, errors={}, submitted={}, access=access)
         if state.key:
             _BUILT[key] = context
-            while len(_BUILT) > _STATES_KEPT:
+            while len(_BUILT) > STATES_KEPT:
                 _BUILT.popitem(last=False)
     # A copy: callers add their own keys to what they get. `drawn_key` names the drawing
     # for the section bodies an edit response keeps (layouts.drawn_swaps).
