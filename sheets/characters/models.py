@@ -144,17 +144,34 @@ class Review(models.Model):
 
 
 class GMNote(models.Model):
-    """The GM's private notes on a character: never shown to its player."""
+    """A table's private note on a character: never shown to its player.
 
-    character = models.OneToOneField(Character, on_delete=models.CASCADE, related_name="gm_note")
+    It belongs to the table whose GMs wrote it, not to the sheet: a sheet that moves to
+    another table takes no note along, and the old table's GMs still find it in their
+    table's notes. A note with no campaign (a sheet that had left its table before notes
+    were kept per table, see migration 0012) is shown to nobody.
+    """
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, null=True, blank=True, related_name="gm_notes"
+    )
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="gm_notes")
     text = models.TextField(blank=True, max_length=20000)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     updated_at = models.DateTimeField(auto_now=True)
 
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "character"], name="one_gm_note_per_table_and_character"
+            )
+        ]
+
     def __str__(self) -> str:
-        return f"GM note on {self.character_id}"
+        return f"GM note of {self.campaign_id} on {self.character_id}"
 
 
 class ShareLink(models.Model):

@@ -478,7 +478,7 @@ GM_NOTE_MAX = 20000
 
 
 def gm_note_save(*, user: AbstractBaseUser, character_id: int, text: str) -> GMNote:
-    """Write the GM's private note on a character (GMs of its table only)."""
+    """Write the table's private note on a character (GMs of its table only)."""
     with transaction.atomic():
         character, _ = character_for(user, character_id, Need.GM, for_update=True)
         if len(str(text).replace("\r\n", "\n").strip()) > GM_NOTE_MAX:
@@ -487,8 +487,11 @@ def gm_note_save(*, user: AbstractBaseUser, character_id: int, text: str) -> GMN
             clean = clean_text("text", text, label="The note", limit=GM_NOTE_MAX, lines=True)
         except InvalidEdit as refused:
             raise ActionRefused(refused.message) from None
+        # The note is the table's: a sheet that moves on finds none at its next table.
         note, _ = GMNote.objects.update_or_create(
-            character=character, defaults={"text": clean, "updated_by": user}
+            campaign_id=character.campaign_id,
+            character=character,
+            defaults={"text": clean, "updated_by": user},
         )
     return note
 

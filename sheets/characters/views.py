@@ -224,9 +224,10 @@ def _page_context(character: Character, access: CharacterAccess, **extra: object
         "share_links": [],
     }
     if access.gm:
-        context["gm_note"] = GMNote.objects.filter(character=character).first() or GMNote(
-            character=character
-        )
+        # Only this table's note: one another table wrote stays with that table.
+        context["gm_note"] = GMNote.objects.filter(
+            campaign_id=character.campaign_id, character=character
+        ).first() or GMNote(campaign_id=character.campaign_id, character=character)
     if access.owner:
         context["share_links"] = list(character.shares.filter(revoked_at__isnull=True))
     return context | extra
