@@ -26,7 +26,7 @@ from django.http import Http404
 from rulesets.core import Setter, TraitRow
 from rulesets.registry import get_ruleset
 from sheets.campaigns.models import Campaign, Membership, Role
-from sheets.characters.models import Character, ShareLink
+from sheets.characters.models import Character, GMNote, ShareLink
 from sheets.statements import row_by_key
 
 User = AbstractBaseUser | AnonymousUser
@@ -207,3 +207,34 @@ def campaign_for(
     if gm and role is not Role.GM:
         raise PermissionDenied("Only a GM of this campaign may do this.")
     return campaign, role
+
+
+def role_change_refusal(user: User, campaign: Campaign, member: Membership) -> str:
+    """Why `user`, a GM of `campaign`, may not change `member`'s role; empty when they may.
+
+    The table is its creator's: while they are a GM, their role is theirs alone to change,
+    so a co-GM they invited cannot demote them. Once the creator has stepped down by their
+    own choice, the GMs left may make them a GM again.
+    """
+    if (
+        member.user_id == campaign.created_by_id
+        and member.role == Role.GM
+        and user.pk != campaign.created_by_id
+    ):
+        return "Only the GM who started this table can change their own role."
+    return ""
+
+
+def notes_left_behind(user: User, campaign: Campaign) -> QuerySet[GMNote]:
+    """The table's private notes on characters that have since left it: its GMs read them
+    in the table's records, though the sheets themselves are no longer theirs to see. The
+    table a character moved to never sees them (a note belongs to the table that wrote it).
+    """
+    if campaign_role(user, campaign) is not Role.GM:
+        return GMNote.objects.none()
+    return (
+        GMNote.objects.filter(campaign=campaign)
+        .exclude(character__campaign=campaign)
+        .select_related("character__owner", "updated_by")
+        .order_by("character__name", "pk")
+    )

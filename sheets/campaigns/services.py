@@ -16,7 +16,7 @@ from rulesets.core.parsing import clean_text
 from rulesets.registry import SYSTEMS, get_ruleset, system_info
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.characters.models import Character, ReviewState
-from sheets.permissions import Need, campaign_for, character_for
+from sheets.permissions import Need, campaign_for, character_for, role_change_refusal
 
 NAME_MAX = 100
 DESCRIPTION_MAX = 4000
@@ -203,7 +203,8 @@ def member_remove(*, user: AbstractBaseUser, campaign_id: int, membership_id: in
 def member_set_role(
     *, user: AbstractBaseUser, campaign_id: int, membership_id: int, role: str
 ) -> Membership:
-    """Make a player a co-GM, or a co-GM a player again (a table keeps one GM at least)."""
+    """Make a player a co-GM, or a co-GM a player again (a table keeps one GM at least;
+    the creator's role, while they are a GM, is theirs alone to change)."""
     if role not in Role.values:
         raise CampaignRefused("A member is a GM or a player.", "role")
     with transaction.atomic():
@@ -211,6 +212,9 @@ def member_set_role(
         member = campaign.memberships.filter(pk=membership_id).first()
         if member is None:
             raise CampaignRefused("No such member at this table.")
+        refusal = role_change_refusal(user, campaign, member)
+        if refusal:
+            raise CampaignRefused(refusal)
         if (
             role == Role.PLAYER
             and member.role == Role.GM

@@ -32,7 +32,13 @@ from sheets.campaigns.printing import table_print_context
 from sheets.campaigns.services import CampaignRefused, SettingsRefused
 from sheets.characters.ledger import engine_sheet, figures, with_figures
 from sheets.characters.models import Character, Revision
-from sheets.permissions import campaign_for, own_characters, visible_campaigns
+from sheets.permissions import (
+    campaign_for,
+    notes_left_behind,
+    own_characters,
+    role_change_refusal,
+    visible_campaigns,
+)
 
 DETAIL = "campaigns/detail.html"
 
@@ -217,6 +223,13 @@ def _detail_context(
         context["dashboard"] = dashboard_rows(campaign)
         context |= _invitations_context(request, campaign, errors, posted)
         context |= table_print_context(campaign)
+        context["notes_left_behind"] = list(notes_left_behind(request.user, campaign))
+        # Members whose role this GM may not change (the creator, for a co-GM): no button.
+        context["roles_fixed"] = {
+            member.pk
+            for member, _ in context["members"]
+            if role_change_refusal(request.user, campaign, member)
+        }
     return context
 
 
