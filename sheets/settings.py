@@ -57,6 +57,9 @@ INSTALLED_APPS = [
     "csp",
     "axes",
     "django_tasks",
+    # Before django_tasks_db: its db_worker command (the same worker) first retries the
+    # table PDFs a killed worker left running (sheets/printing/management/commands).
+    "sheets.printing",
     "django_tasks_db",
     "sheets.accounts",
     "sheets.campaigns",

@@ -79,9 +79,9 @@ urlpatterns = [
     ),
     # The advancement ledger: awards, purchases, undo (sheets/characters/ledger_urls.py).
     path("", include("sheets.characters.ledger_urls")),
-    # Campaign pages (sheets/campaigns/urls.py) and the table's PDF (print_urls.py).
+    # Campaign pages (sheets/campaigns/urls.py) and the table's PDF (sheets/printing/urls.py).
     path("campaigns/", include("sheets.campaigns.urls")),
-    path("campaigns/", include("sheets.campaigns.print_urls")),
+    path("campaigns/", include("sheets.printing.urls")),
     # Rolls from a sheet, their odds and the logs (sheets/rolls/urls.py).
     path("", include("sheets.rolls.urls")),
     path("admin/", admin.site.urls),

@@ -20,7 +20,7 @@ def warm_prints() -> None:
     if sys.argv[1:2] == ["runserver"]:
         return
     try:
-        from sheets.characters.pdf import warm_up
+        from sheets.printing.pdf import warm_up
 
         warm_up()
     except Exception:
@@ -34,7 +34,7 @@ warm_prints()
 # What is loaded by now lives as long as the worker: kept out of the cycle collector's
 # sweeps, a full collection walks only what requests make. Measured in one process frozen
 # after its first pages (more than is loaded here): the slowest of 300 O.R.E. edits
-# 131-144 ms with a full collection in it, 45-48 ms frozen. The warm-up's fonts, parsed
-# stylesheets and kept text are frozen with the rest.
+# 131-144 ms with a full collection in it, 45-48 ms frozen. The warm-up's fonts and parsed
+# stylesheets are frozen with the rest.
 gc.collect()
 gc.freeze()

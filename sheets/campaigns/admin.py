@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from sheets.campaigns.models import Campaign, Invitation, Membership, TablePrint
+from sheets.campaigns.models import Campaign, Invitation, Membership
 from sheets.characters.admin import ReadOnlyAdmin
 
 
@@ -22,8 +22,3 @@ class MembershipAdmin(ReadOnlyAdmin):
 class InvitationAdmin(ReadOnlyAdmin):
     list_display = ("campaign", "created_at", "expires_at", "max_uses", "uses", "revoked_at")
 
-
-@admin.register(TablePrint)
-class TablePrintAdmin(ReadOnlyAdmin):
-    list_display = ("campaign", "state", "done", "total", "created_at")
-    exclude = ("pdf",)

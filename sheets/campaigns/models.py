@@ -90,32 +90,3 @@ class Invitation(models.Model):
             return "This invitation has been used as many times as the GM allowed."
         return ""
 
-
-class TablePrint(models.Model):
-    """One build of the table's PDF: every approved sheet, made by a task worker."""
-
-    class State(models.TextChoices):
-        QUEUED = "queued", "Waiting for a worker"
-        RUNNING = "running", "Building"
-        DONE = "done", "Ready"
-        FAILED = "failed", "Failed"
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="prints")
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
-    done = models.PositiveIntegerField(default=0)
-    total = models.PositiveIntegerField(default=0)
-    task_id = models.CharField(max_length=64, blank=True)
-    error = models.TextField(blank=True)
-    # Kept in the database so a worker on another machine can hand it to the web server.
-    pdf = models.BinaryField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-
-    def __str__(self) -> str:
-        return f"Table PDF {self.pk} of {self.campaign_id} ({self.state})"

@@ -28,7 +28,6 @@ from rulesets.core.parsing import ascii_number
 from rulesets.registry import get_ruleset, ready_systems
 from sheets.campaigns import services
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
-from sheets.campaigns.printing import table_print_context
 from sheets.campaigns.services import CampaignRefused, SettingsRefused
 from sheets.characters.ledger import engine_sheet, figures, with_figures
 from sheets.characters.models import Character, Revision
@@ -39,6 +38,7 @@ from sheets.permissions import (
     role_change_refusal,
     visible_campaigns,
 )
+from sheets.printing.services import table_print_context
 
 DETAIL = "campaigns/detail.html"
 

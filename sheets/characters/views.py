@@ -34,7 +34,6 @@ from sheets.characters.layouts import (
 from sheets.characters.layouts.base import trait_dom_id
 from sheets.characters.ledger import engine_sheet, figures, keep_figures, with_figures
 from sheets.characters.models import Character, GMNote, ReviewState
-from sheets.characters.pdf import render_character_pdf
 from sheets.characters.schema import character_file_schema
 from sheets.characters.services import (
     ActionRefused,
@@ -67,6 +66,7 @@ from sheets.permissions import (
     own_characters,
     shared_character,
 )
+from sheets.printing.pdf import render_character_pdf
 
 # A shared page's viewer: sees the sheet, sets nothing.
 NOBODY = CharacterAccess()

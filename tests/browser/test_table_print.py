@@ -12,13 +12,13 @@ from django_tasks_db.management.commands.db_worker import Worker
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
-from sheets.campaigns.models import TablePrint
 from sheets.characters.services import (
     character_apply_edits,
     character_approve,
     character_create,
     character_submit,
 )
+from sheets.printing.models import TablePrint
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

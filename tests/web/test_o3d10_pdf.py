@@ -168,7 +168,7 @@ def test_the_hp_boxes_are_inline_spans_not_inline_blocks(player):
     box a number, crossed or not."""
     from weasyprint.formatting_structure.boxes import InlineBlockBox, InlineBox, TextBox
 
-    from sheets.characters.pdf import character_document
+    from sheets.printing.pdf import character_document
 
     character = character_create(owner=player, name="Rell Varo", system="o3d10", sheet=demo_sheet())
     stack = [page._page_box for page in character_document(character).pages]

@@ -11,8 +11,8 @@ from pypdf import PdfReader
 import rulesets.ore as ore
 from rulesets.core import resolve_settings
 from rulesets.ore.data import SETTINGS
-from sheets.characters.pdf import character_document
 from sheets.characters.services import character_create
+from sheets.printing.pdf import character_document
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from rulesets.swd10 import demo_sheet
-from sheets.characters.pdf import COLLECTOR_PAUSE, _render
 from sheets.characters.services import character_create
+from sheets.printing.pdf import COLLECTOR_PAUSE, _render
 
 pytestmark = pytest.mark.django_db
 

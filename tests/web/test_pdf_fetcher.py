@@ -22,8 +22,8 @@ from pypdf import PdfReader
 from weasyprint import HTML
 
 from rulesets.swd10 import demo_sheet
-from sheets.characters.pdf import STATIC_DIR, StaticFilesOnly
 from sheets.characters.services import character_create
+from sheets.printing.pdf import STATIC_DIR, StaticFilesOnly
 
 pytestmark = pytest.mark.django_db
 

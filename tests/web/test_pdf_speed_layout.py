@@ -13,8 +13,8 @@ from weasyprint.formatting_structure import boxes
 import rulesets.ore as ore
 from rulesets.registry import get_ruleset
 from sheets.characters.layouts import print_context
-from sheets.characters.pdf import character_document
 from sheets.characters.services import character_create
+from sheets.printing.pdf import character_document
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from weasyprint import HTML
 from weasyprint.formatting_structure import boxes
 
 from rulesets.registry import get_ruleset, ready_systems
-from sheets.characters import pdf
 from sheets.characters.services import character_create
+from sheets.printing import pdf
 
 pytestmark = pytest.mark.django_db
 

@@ -32,10 +32,9 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
-from sheets.campaigns.models import Campaign, Invitation, Membership, TablePrint
+from sheets.campaigns.models import Campaign, Invitation, Membership
 from sheets.campaigns.services import character_bring
 from sheets.characters.models import Character, GMNote, Review, Revision, ShareLink
-from sheets.characters.pdf import render_character_pdf
 from sheets.characters.services import (
     character_apply_edits,
     character_approve,
@@ -45,6 +44,8 @@ from sheets.characters.services import (
     share_link_create,
 )
 from sheets.characters.transfer import export_character
+from sheets.printing.models import TablePrint
+from sheets.printing.pdf import render_character_pdf
 from sheets.rolls.models import RollEntry
 
 pytestmark = pytest.mark.django_db

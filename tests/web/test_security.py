@@ -17,9 +17,9 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from rulesets.swd10 import demo_sheet
-from sheets.characters.pdf import PDF_CACHE
 from sheets.characters.services import character_apply_edits, character_create
 from sheets.middleware import client_address
+from sheets.printing.pdf import PDF_CACHE
 
 ROOT = Path(settings.BASE_DIR)
 

@@ -13,15 +13,15 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
-from sheets.campaigns.models import TablePrint
-from sheets.campaigns.printing import table_print_context
-from sheets.characters.pdf import render_character_pdf
 from sheets.characters.services import (
     character_apply_edits,
     character_approve,
     character_create,
     character_submit,
 )
+from sheets.printing.models import TablePrint
+from sheets.printing.pdf import render_character_pdf
+from sheets.printing.services import table_print_context
 
 # The worker commits as it goes, exactly as it would on another machine, so these tests
 # run on committed data rather than inside one rolled-back transaction.
@@ -120,7 +120,7 @@ def test_a_gm_gets_every_approved_sheet_in_one_pdf_built_by_the_worker(sheets_at
     assert table_print.state == TablePrint.State.QUEUED
     assert (table_print.done, table_print.total) == (0, len(APPROVED))
     queued = DBTaskResult.objects.get(id=table_print.task_id)
-    assert queued.task_path == "sheets.campaigns.printing.build_table_pdf"
+    assert queued.task_path == "sheets.printing.tasks.build_table_pdf"
     assert queued.status == "READY"
     waiting = gm_client.get(status_url(table_print)).content.decode()
     assert "Waiting for a worker" in waiting

@@ -16,11 +16,11 @@ from pypdf import PdfReader
 import rulesets.weg_d6 as weg
 from rulesets.core import resolve_settings
 from rulesets.weg_d6 import demo
-from sheets.campaigns.models import TablePrint
-from sheets.campaigns.printing import build_table_pdf
 from sheets.campaigns.services import campaign_create, campaign_join, invitation_create
 from sheets.characters.models import Character
 from sheets.characters.services import character_approve, character_create, character_submit
+from sheets.printing.models import TablePrint
+from sheets.printing.tasks import build_table_pdf
 
 pytestmark = pytest.mark.django_db
 
