@@ -22,6 +22,7 @@ TEXT_LIMIT = 200
 
 # ASCII digits only: str.isdigit() accepts "²", which int() then refuses.
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+DIGITS = re.compile(r"[+-]?[0-9]+")
 ROW_NUMBER = re.compile(r"[0-9]{1,6}")
 
 E = TypeVar("E", bound=Enum)
@@ -49,10 +50,29 @@ def parse_whole(
     """Read a whole number, within [minimum, maximum] when given."""
     text = str(raw).strip()
     if not WHOLE_NUMBER.fullmatch(text):
-        raise InvalidEdit(trait, f"{label}: “{_shown(raw)}” is not a whole number.")
+        if not DIGITS.fullmatch(text):
+            raise InvalidEdit(trait, f"{label}: “{_shown(raw)}” is not a whole number.")
+        # A whole number longer than any trait holds is out of range, and said so with the
+        # range; it never reaches int(), which refuses 4,300 digits.
+        digits = text.lstrip("+-").lstrip("0") or "0"
+        if len(digits) > 9:
+            raise InvalidEdit(trait, _too_long(text, label=label, minimum=minimum, maximum=maximum))
+        text = ("-" if text.startswith("-") else "") + digits
     value = int(text)
     check_range(trait, value, label=label, minimum=minimum, maximum=maximum)
     return value
+
+
+def _too_long(text: str, *, label: str, minimum: int | None, maximum: int | None) -> str:
+    shown = _shown(text)
+    low = text.startswith("-")
+    if minimum is not None and maximum is not None:
+        return f"{label} runs from {minimum} to {maximum}; {shown} is outside it."
+    if low and minimum is not None:
+        return f"{label} is at least {minimum}; {shown} is too low."
+    if not low and maximum is not None:
+        return f"{label} is at most {maximum}; {shown} is too high."
+    return f"{label}: {shown} is out of range (9 digits at most)."
 
 
 def check_range(

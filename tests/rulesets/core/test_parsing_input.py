@@ -94,7 +94,8 @@ def test_a_row_index_past_the_rows_names_the_row_from_one():
         parse_row_index("weapon.2.name", "2", [{}, {}], noun="weapon")
 
 
-@pytest.mark.parametrize("raw", ["²", "٣", "9" * 4400, "1e400", "NaN"])
+# Digits too many to hold are out of range, not "not a number" (tests/web/test_newcomer_limits.py).
+@pytest.mark.parametrize("raw", ["²", "٣", "1e400", "NaN"])
 def test_a_whole_number_is_ascii_digits_only(raw):
     with pytest.raises(InvalidEdit, match="is not a whole number"):
         parse_whole("attr.x", raw, label="Strength")
