@@ -4,9 +4,8 @@ the session ended. The page marks it "Not saved" beside its field and offers a r
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
-
 from django.contrib.sessions.models import Session
+from playwright.sync_api import Page, expect
 
 from sheets.characters.models import Character
 
@@ -93,9 +92,7 @@ def test_an_edit_after_the_session_ended_is_not_shown_as_saved(
     name.fill("Ria Logged Out")
     name.press("Tab")
     # The edit was answered with the login page, not with the sheet: not saved.
-    expect(page.locator("#trait-character-name .unsaved-note")).to_contain_text(
-        "logged out"
-    )
+    expect(page.locator("#trait-character-name .unsaved-note")).to_contain_text("logged out")
     character.refresh_from_db()
     assert character.name == "Ria Sol"
 
