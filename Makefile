@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
+PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
 PORT ?= 8000
 # Debian packages. The app needs Pango and HarfBuzz subsetting to print PDFs (WeasyPrint);
 # the tests also need Chromium for the browser tests and poppler-utils for pdftoppm.
@@ -10,14 +11,50 @@ PDF_PACKAGES := libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0
 TEST_PACKAGES := chromium poppler-utils
 SYSTEM_PACKAGES := $(PDF_PACKAGES) $(TEST_PACKAGES)
 
-.PHONY: run test bench load lint format demo system-deps pdf-deps setup clean
+.PHONY: run test bench load lint format demo system-deps pdf-deps setup clean lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(INSTALLED): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+# Everything, runtime and dev, comes from requirements.lock: exact versions, each file
+# checked against its hash, so two installs a month apart are the same program. The project
+# itself is installed editable on top, adding nothing (the lock pins its build backend too).
+$(INSTALLED): requirements.lock pyproject.toml | $(BIN)/python
+	$(PIP) install --require-hashes -r requirements.lock
+	$(PIP) install --no-deps --no-build-isolation -e .
+	$(BIN)/python -c "$$LOCK_MEETS_PYPROJECT"
 	touch $(INSTALLED)
+
+# A requirement added to pyproject.toml without `make lock` is named here, at install,
+# rather than met later as an ImportError.
+define LOCK_MEETS_PYPROJECT
+import importlib.metadata as md, sys
+from packaging.requirements import Requirement
+unmet = []
+for line in md.requires("datapad"):
+    req = Requirement(line)
+    if req.marker and not req.marker.evaluate({"extra": "dev"}):
+        continue
+    try:
+        version = md.version(req.name)
+    except md.PackageNotFoundError:
+        unmet.append(f"{req} (not in the lock)")
+        continue
+    if not req.specifier.contains(version, prereleases=True):
+        unmet.append(f"{req} (the lock has {version})")
+if unmet:
+    sys.exit("requirements.lock does not meet pyproject.toml: " + "; ".join(unmet) + ". Run make lock.")
+endef
+export LOCK_MEETS_PYPROJECT
+
+# Resolves requirements.lock anew from pyproject.toml (runtime, the dev extra and the build
+# backend), keeping every pin that still fits. One package to its newest release:
+# make lock LOCK_ARGS="--upgrade-package weasyprint"; everything: LOCK_ARGS=--upgrade.
+lock: | $(BIN)/python
+	$(PIP) install --require-hashes -r requirements.lock
+	CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --extra dev --all-build-deps \
+	  --allow-unsafe --generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links \
+	  --no-emit-trusted-host $(LOCK_ARGS) -o requirements.lock pyproject.toml
 
 # Install whichever of PACKAGES is missing, and say which; nothing when all are there.
 system-deps: PACKAGES = $(SYSTEM_PACKAGES)
