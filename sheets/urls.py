@@ -11,7 +11,7 @@ from sheets.characters import views as character_views
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", account_views.signup, name="signup"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("sheets.accounts.urls")),
     path("characters/", character_views.character_list, name="character_list"),
     path("characters/new/", character_views.character_new, name="character_new"),
     path("characters/import/", character_views.character_import, name="character_import"),

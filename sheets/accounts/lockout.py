@@ -1,12 +1,12 @@
-"""The answer django-axes gives a locked-out login: the login page, saying why and for how
-long, with status 429 (Too Many Requests)."""
+"""The answer django-axes gives a locked-out log-in or password change: the same page,
+saying why and for how long, with status 429 (Too Many Requests)."""
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+from sheets.accounts.forms import LoginForm, ThrottledPasswordChangeForm, lockout_message
 
 
 def locked_out(
@@ -14,16 +14,17 @@ def locked_out(
     original_response: HttpResponse | None = None,
     credentials: dict | None = None,
 ) -> HttpResponse:
-    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    form = AuthenticationForm(request, initial={"username": (credentials or {}).get("username")})
-    # The form is not validated (that would try the password again); add_error needs the
-    # cleaned data validation would have left.
+    match = request.resolver_match
+    if match is not None and match.url_name == "password_change" and request.user.is_authenticated:
+        form = ThrottledPasswordChangeForm(request.user, request=request)
+        # Not validated (that would try the password again); add_error needs the cleaned
+        # data validation would have left.
+        form.cleaned_data = {}
+        form.add_error("old_password", lockout_message("Changing the password"))
+        return render(request, "registration/password_change_form.html", {"form": form}, status=429)
+    form = LoginForm(request, initial={"username": (credentials or {}).get("username")})
     form.cleaned_data = {}
-    form.add_error(
-        None,
-        "Too many failed log-ins for this user name or from this address. Logging in is "
-        f"blocked for {minutes} minutes, even with the right password; try again later.",
-    )
+    form.add_error(None, lockout_message("Logging in"))
     return render(
         request,
         "registration/login.html",

@@ -1,0 +1,62 @@
+"""The log-in and password-change forms: both ask the login throttle (django-axes) first."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.http import HttpRequest
+
+
+def username_max_length() -> int:
+    user_model = get_user_model()
+    return user_model._meta.get_field(user_model.USERNAME_FIELD).max_length
+
+
+def lockout_message(what: str) -> str:
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return (
+        f"Too many failed log-ins for this user name or from this address. {what} is "
+        f"blocked for {minutes} minutes, even with the right password; try again later."
+    )
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, refusing a user name no account can have before anything
+    looks it up: the throttle stores the names it counts in a 255-character column, and a
+    longer one failed on PostgreSQL (a server error instead of an answer)."""
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data.get("username", "")
+        limit = username_max_length()
+        if len(username) > limit:
+            raise forms.ValidationError(
+                f"A user name is at most {limit} characters; check the one you typed.",
+                code="max_length",
+            )
+        return username
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Django's password change, its old password checked the way a log-in is: through
+    authenticate(), so django-axes counts each wrong one against the user name and the
+    address, and refuses any once either is locked out (the form would otherwise let anyone
+    at an unlocked session guess the password without limit)."""
+
+    def __init__(self, user, *args, request: HttpRequest | None = None, **kwargs) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password = self.cleaned_data["old_password"]
+        checked = authenticate(
+            self.request, username=self.user.get_username(), password=old_password
+        )
+        if getattr(self.request, "axes_locked_out", False):
+            raise forms.ValidationError(lockout_message("Changing the password"), code="locked_out")
+        if checked is None or checked.pk != self.user.pk:
+            raise forms.ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password
