@@ -38,10 +38,10 @@ for line in md.requires("datapad"):
     try:
         version = md.version(req.name)
     except md.PackageNotFoundError:
-        unmet.append(f"{req} (not in the lock)")
+        unmet.append(f"{req.name}{req.specifier} (not in the lock)")
         continue
     if not req.specifier.contains(version, prereleases=True):
-        unmet.append(f"{req} (the lock has {version})")
+        unmet.append(f"{req.name}{req.specifier} (the lock has {version})")
 if unmet:
     sys.exit("requirements.lock does not meet pyproject.toml: " + "; ".join(unmet) + ". Run make lock.")
 endef
