@@ -30,6 +30,7 @@ from sheets.characters.layouts.base import sheet_state
 from sheets.characters.models import (
     Character,
     GMNote,
+    LedgerEntry,
     Review,
     ReviewState,
     ShareLink,
@@ -387,6 +388,11 @@ def character_delete(*, user: AbstractBaseUser, character_id: int, expected_vers
         if character.version != expected_version:
             raise StaleVersion(expected_version, character.version)
         name = character.name
+        # An undo points at the entry it undoes, and that link protects the undone entry
+        # (LedgerEntry.undoes is PROTECT, so no single entry vanishes from under its
+        # undo): cut the links within this ledger first, then the whole ledger goes with
+        # the character, whatever chain of undos it holds.
+        LedgerEntry.objects.filter(character=character, undoes__isnull=False).update(undoes=None)
         character.delete()
     return name
 
