@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 
-from django.db import transaction
+from django.db import DatabaseError, connections, transaction
 from django.utils import timezone
 from django_tasks import task
 from django_tasks_db.models import DBTaskResult
 
 from sheets.characters.models import Character
-from sheets.printing.models import TablePrint, this_process
+from sheets.printing.models import TablePrint, stale_after, this_process
 from sheets.printing.pdf import COLLECTOR_PAUSE, character_document
 from sheets.printing.selection import PrintRefused, approved_sheets
 
@@ -84,6 +85,36 @@ def _report(table_print: TablePrint, **changes) -> None:
         _write(table_print, heartbeat_at=timezone.now(), **changes)
 
 
+class Heartbeat(threading.Thread):
+    """Beats for a running build several times per stale time, from a thread of its own,
+    so that one long step (a sheet with a great deal of text, the final write of a large
+    table) is not mistaken for a dead worker. A process killed takes the thread with it."""
+
+    def __init__(self, table_print: TablePrint) -> None:
+        super().__init__(name=f"table-pdf-{table_print.pk}-heartbeat", daemon=True)
+        self.print_id = table_print.pk
+        self.worker = table_print.worker
+        self.every = stale_after().total_seconds() / 4
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stopped.wait(self.every):
+                try:
+                    TablePrint.objects.filter(
+                        pk=self.print_id, state=TablePrint.State.RUNNING, worker=self.worker
+                    ).update(heartbeat_at=timezone.now())
+                except DatabaseError:
+                    # A beat missed (the database busy past its timeout): the next may land.
+                    logger.warning("Table PDF %s: a heartbeat failed", self.print_id)
+        finally:
+            connections.close_all()  # this thread's own connections
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join()
+
+
 @task()
 def build_table_pdf(print_id: int) -> int:
     """Render every approved sheet of the build's campaign into one PDF; return the count."""
@@ -93,6 +124,8 @@ def build_table_pdf(print_id: int) -> int:
     table_print, characters = claimed
     campaign = table_print.campaign
     current: Character | None = None
+    heartbeat = Heartbeat(table_print)
+    heartbeat.start()
     try:
         if not characters:
             raise PrintRefused(
@@ -138,6 +171,8 @@ def build_table_pdf(print_id: int) -> int:
             )
         # Raised again so the task queue records the failure too.
         raise
+    finally:
+        heartbeat.stop()
     # Only the newest PDF of a table is worth its megabytes; builds still waiting or
     # running are left to finish.
     campaign.prints.filter(
