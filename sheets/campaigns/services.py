@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -20,6 +20,7 @@ from sheets.permissions import Need, campaign_for, character_for, role_change_re
 
 NAME_MAX = 100
 DESCRIPTION_MAX = 4000
+INVITATION_TWIN_WINDOW = timedelta(seconds=10)
 
 
 class CampaignRefused(Exception):
@@ -114,9 +115,24 @@ def invitation_create(
             f"Allow from 1 to {MAX_INVITATION_USES} uses, or leave it empty for no limit.",
             "max_uses",
         )
-    return Invitation.objects.create(
-        campaign=campaign, created_by=user, expires_at=expires_at, max_uses=max_uses
-    )
+    with transaction.atomic():
+        # A double click sends the form twice: the second answer is the link the first
+        # made (same terms, unused, a few seconds old). The campaign's row lock makes the
+        # two requests take turns.
+        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+        twin = campaign.invitations.filter(
+            created_by=user,
+            expires_at=expires_at,
+            max_uses=max_uses,
+            uses=0,
+            revoked_at__isnull=True,
+            created_at__gte=timezone.now() - INVITATION_TWIN_WINDOW,
+        ).first()
+        if twin is not None:
+            return twin
+        return Invitation.objects.create(
+            campaign=campaign, created_by=user, expires_at=expires_at, max_uses=max_uses
+        )
 
 
 def invitation_revoke(*, user: AbstractBaseUser, campaign_id: int, invitation_id: int) -> None:

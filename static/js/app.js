@@ -2,11 +2,42 @@
 // allows no inline script and no on*="" handlers.
 (function () {
   "use strict";
+  // Controls that only work with script (a Copy button) are hidden by CSS until this runs.
+  document.documentElement.classList.add("js");
+
   // A read-only link box (an invitation link) selects its whole text when focused, ready
   // to copy.
   document.addEventListener("focusin", function (event) {
     var field = event.target;
     if (field && field.matches && field.matches("input.link-field[readonly]")) field.select();
+  });
+
+  // A Copy button copies the text of the field it names (data-copy="<id>") and says so on
+  // itself for a moment. The Clipboard API needs a secure context; on plain HTTP (a LAN) the
+  // field is selected and copied the old way.
+  function copied(button, ok) {
+    var label = button.getAttribute("data-label") || button.textContent;
+    button.setAttribute("data-label", label);
+    button.textContent = ok ? "Copied" : "Press Ctrl+C to copy";
+    window.setTimeout(function () { button.textContent = label; }, 2500);
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-copy]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field) return;
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(
+        function () { copied(button, true); },
+        function () { field.focus(); field.select(); copied(button, false); }
+      );
+      return;
+    }
+    field.focus();
+    field.select();
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (error) { ok = false; }
+    copied(button, ok);
   });
 
   // An error page's Back button: shown only where there is a page to go back to.
