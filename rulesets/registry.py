@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from types import ModuleType
 from typing import cast
 
 from rulesets.core.ruleset import Ruleset
@@ -72,6 +73,21 @@ def system_info(key: str) -> SystemInfo:
 def get_ruleset(key: str) -> Ruleset:
     """Import and return the module of a system (a module satisfies the Ruleset protocol)."""
     return cast(Ruleset, importlib.import_module(system_info(key).module))
+
+
+def advancement_of(key: str) -> ModuleType:
+    """The system's pure advancement rules (rulesets/<key>/advancement.py)."""
+    return importlib.import_module(f"{system_info(key).module}.advancement")
+
+
+# What a system's package answers when it rolls its own traits (the dice contract).
+DICE_FUNCTIONS = ("rollables", "roll_options", "odds", "roll", "DICE_READINGS")
+
+
+def dice_ready(key: str) -> bool:
+    """Whether the system's package answers the dice contract."""
+    ruleset = get_ruleset(key)
+    return all(hasattr(ruleset, name) for name in DICE_FUNCTIONS)
 
 
 def ready_systems() -> list[SystemInfo]:

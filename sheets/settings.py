@@ -64,7 +64,11 @@ INSTALLED_APPS = [
     "sheets.accounts",
     "sheets.campaigns",
     "sheets.characters",
+    "sheets.advancement",
+    "sheets.history",
+    "sheets.transfer",
     "sheets.rolls",
+    "sheets.perf",
 ]
 
 MIDDLEWARE = [
@@ -160,7 +164,7 @@ TASKS = {
 # revisions (tests/web/test_history.py), so a long-played character still fits.
 CHARACTER_IMPORT_MAX_BYTES = 8 * 1024 * 1024
 FILE_UPLOAD_HANDLERS = [
-    "sheets.characters.uploads.SizeLimitHandler",
+    "sheets.transfer.uploads.SizeLimitHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]

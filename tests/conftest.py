@@ -100,7 +100,7 @@ def other_table(other_gm):
 def in_play(player, gm, table, swd10_character):
     """Kira Dane at the GM's table, finished, with 20 XP awarded by the GM (the ledger's
     consent and held-purchase tests)."""
-    from sheets.characters import ledger
+    from sheets.advancement import services as ledger
     from sheets.characters.models import Character
     from sheets.characters.services import character_apply_edits
 

@@ -21,4 +21,3 @@ class MembershipAdmin(ReadOnlyAdmin):
 @admin.register(Invitation)
 class InvitationAdmin(ReadOnlyAdmin):
     list_display = ("campaign", "created_at", "expires_at", "max_uses", "uses", "revoked_at")
-

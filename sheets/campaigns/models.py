@@ -89,4 +89,3 @@ class Invitation(models.Model):
         if self.max_uses is not None and self.uses >= self.max_uses:
             return "This invitation has been used as many times as the GM allowed."
         return ""
-

@@ -26,11 +26,12 @@ from django.views.decorators.vary import vary_on_headers
 from rulesets.core import Setting, Status, resolve_settings
 from rulesets.core.parsing import ascii_number
 from rulesets.registry import get_ruleset, ready_systems
+from sheets.advancement.figures import engine_sheet, figures, with_figures
 from sheets.campaigns import services
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.campaigns.services import CampaignRefused, SettingsRefused
-from sheets.characters.ledger import engine_sheet, figures, with_figures
-from sheets.characters.models import Character, Revision
+from sheets.characters.models import Character
+from sheets.history.models import Revision
 from sheets.permissions import (
     campaign_for,
     notes_left_behind,

@@ -9,7 +9,8 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 
-from sheets.characters.models import Character, Revision
+from sheets.characters.models import Character
+from sheets.history.models import Revision
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

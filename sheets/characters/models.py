@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
 from rulesets.registry import SYSTEMS
 from sheets.campaigns.models import Campaign, new_token
@@ -74,43 +73,6 @@ class Character(models.Model):
     @property
     def changed_since_approval(self) -> bool:
         return self.review_state == ReviewState.APPROVED and self.version != self.review_version
-
-
-class Revision(models.Model):
-    """What one write changed, as operations down to one row of a list (see history.py)."""
-
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="revisions")
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    # Who wrote it, as an imported file names them: a name from elsewhere is no account here.
-    author_name = models.CharField(max_length=150, blank=True)
-    # A default rather than auto_now_add, so an imported history keeps its dates.
-    created_at = models.DateTimeField(default=timezone.now)
-    version = models.PositiveIntegerField(help_text="The character's version after this write.")
-    summary = models.CharField(max_length=200)
-    ops = models.JSONField(default=list)
-    # [label, before, after] as the player read them when it was written; the first
-    # CHANGES_KEPT of them, and how many more there were.
-    changes = models.JSONField(default=list)
-    changes_more = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["-version"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["character", "version"], name="one_revision_per_version"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.character_id} v{self.version}: {self.summary}"
-
-    @property
-    def who(self) -> str:
-        if self.author is not None:
-            return self.author.get_username()
-        return f"{self.author_name} (from a file)" if self.author_name else "—"
 
 
 class Review(models.Model):
@@ -190,54 +152,3 @@ class ShareLink(models.Model):
 
     def __str__(self) -> str:
         return f"Share of {self.character_id}"
-
-
-class LedgerEntry(models.Model):
-    """One dated line of a character's advancement: an award, a purchase, a refund or a
-    GM's correction. The balance is the sum of `amount` over a character's entries and is
-    never stored, so it cannot disagree with the entries."""
-
-    class Kind(models.TextChoices):
-        AWARD = "award", "Award"
-        PURCHASE = "purchase", "Purchase"
-        REFUND = "refund", "Refund"
-        CORRECTION = "correction", "Correction"
-
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="ledger")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    # Signed, in the system's unit: awards +, purchases −, refunds + (undo of a purchase),
-    # corrections ±.
-    amount = models.IntegerField()
-    unit = models.CharField(max_length=20)
-    trait = models.CharField(max_length=200, blank=True)
-    trait_label = models.CharField(max_length=200, blank=True)
-    # As the sheet shows them ("3", "4D+1").
-    from_value = models.CharField(max_length=100, blank=True)
-    to_value = models.CharField(max_length=100, blank=True)
-    reason = models.TextField(blank=True, max_length=500)
-    # WEG: who taught a Force skill (a purchase without a teacher costs double).
-    teacher = models.CharField(max_length=100, blank=True)
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    campaign = models.ForeignKey(Campaign, on_delete=models.SET_NULL, null=True, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    version = models.PositiveIntegerField(help_text="The character's version after this entry.")
-    # A refund points at the purchase (or entry) it undoes; an entry is undone at most once.
-    undoes = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by"
-    )
-    # WEG: the adventure the entry belongs to (one pip per skill between adventures).
-    adventure = models.PositiveIntegerField(default=1)
-    # SWd10: a merit bought in play waits for the Storyteller's consent.
-    pending = models.BooleanField(default=False)
-    # Carries over what a sheet held before its ledger (the XP it came with, the raises it
-    # had already bought, what creation left): never undone, only corrected.
-    carried = models.BooleanField(default=False)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["character", "kind"])]
-
-    def __str__(self) -> str:
-        return f"{self.character_id} {self.kind} {self.amount} {self.unit}"

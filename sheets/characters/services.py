@@ -14,26 +14,25 @@ from rulesets.core import InvalidEdit, RowKind, Stage, TraitRow, resolve_setting
 from rulesets.core.parsing import clean_text
 from rulesets.core.stage import STAGE_TRAIT
 from rulesets.registry import get_ruleset, system_info
-from sheets.campaigns.models import Campaign
-from sheets.characters import ledger
-
-# The revision functions live in history.py; callers still import them from here.
-from sheets.characters.history import (  # noqa: F401
-    _changes,
-    _flatten,
-    _record,
-    _state,
-    changed_paths,
-    enforce_caps,
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import (
+    advancement_for,
+    engine_sheet,
+    figures,
+    ledger_trait,
+    may_award,
+    paid_trait,
 )
-from sheets.characters.layouts.base import sheet_state
-from sheets.characters.models import (
-    Character,
-    GMNote,
-    LedgerEntry,
-    Review,
-    ReviewState,
-    ShareLink,
+from sheets.advancement.models import LedgerEntry
+from sheets.campaigns.models import Campaign
+from sheets.characters.models import Character, GMNote, Review, ReviewState, ShareLink
+from sheets.characters.state import sheet_state
+from sheets.history.revisions import (
+    changed_paths,
+    changes_between,
+    enforce_caps,
+    record_revision,
+    revision_state,
 )
 from sheets.permissions import CharacterAccess, Need, character_for, gm_rows, trait_refusal
 from sheets.statements import update_row
@@ -114,7 +113,7 @@ def character_create(
         )
         if sheet is not None:
             ledger.adopt_sheet_figures(character, owner)
-        _record(character, owner, summary, {})
+        record_revision(character, owner, summary, {})
     return character
 
 
@@ -176,7 +175,7 @@ def character_apply_edits(
             on_locked(character)
         if len(edits) == 1:
             ((trait, raw),) = edits.items()
-            if ledger.paid_trait(character.system, character.sheet.get(STAGE_TRAIT), trait):
+            if paid_trait(character.system, character.sheet.get(STAGE_TRAIT), trait):
                 # The engine's paid raise in play (a WEG "Advance to" button) is a purchase.
                 try:
                     ledger.pay_edit(
@@ -186,7 +185,7 @@ def character_apply_edits(
                     raise EditRefused({trait: refused.message}) from None
                 return character
         ruleset = get_ruleset(character.system)
-        before = _state(character)
+        before = revision_state(character)
         name = character.name
         chosen = dict(character.rule_settings)
         sheet = character.sheet
@@ -196,16 +195,14 @@ def character_apply_edits(
             # The rows the page and the edit response ask for (who sets a row does not
             # depend on the ledger's figures), through the same kept answers.
             reserved = gm_rows(
-                sheet_state(
-                    ruleset, ledger.engine_sheet(character), character.readings_in_force
-                ).rows
+                sheet_state(ruleset, engine_sheet(character), character.readings_in_force).rows
             )
         # Readings first, so trait edits in the same request are judged under them.
         ordered = sorted(edits.items(), key=lambda item: not item[0].startswith(SETTING_PREFIX))
         stage_before = character.sheet.get(STAGE_TRAIT)
         for trait, raw in ordered:
             refusal = trait_refusal(access, character, trait, reserved)
-            if trait == STAGE_TRAIT and ledger.may_award(access, character):
+            if trait == STAGE_TRAIT and may_award(access, character):
                 # The GM's decision at a table: send a sheet back to creation (or on).
                 refusal = ""
             ledgers = _ledger_refusal(access, character, trait, raw, stage_before)
@@ -239,24 +236,26 @@ def character_apply_edits(
             return character
         finished = stage_before != Stage.PLAY and sheet.get(STAGE_TRAIT) == Stage.PLAY
         if moved_since:
-            mine = set(_changes(before, {"name": name, "settings": chosen, "sheet": sheet})[1])
+            mine = set(
+                changes_between(before, {"name": name, "settings": chosen, "sheet": sheet})[1]
+            )
             if mine & moved_since:
                 raise StaleVersion(expected_version, character.version)
         # The ledger's sums before what finishing creation leaves writes to it: the
         # revision reads both sheets with the same figures (kept on the instance by the
         # edit view, so no query).
-        known = ledger.figures(character)
+        known = figures(character)
         character.name, character.rule_settings, character.sheet = name, chosen, sheet
         character.version += 1
         if finished:
             character.sheet = ledger.creation_left_over(character, sheet, user)
         update_row(character, EDITED_FIELDS)
-        advancement = ledger.advancement_for(character.system)
+        advancement = advancement_for(character.system)
         judged = (
             advancement.with_ledger(before["sheet"], known),
             advancement.with_ledger(character.sheet, known),
         )
-        _record(character, user, _summarise(ruleset, edits), before, judged)
+        record_revision(character, user, _summarise(ruleset, edits), before, judged)
     return character
 
 
@@ -275,10 +274,10 @@ def _ledger_refusal(
     have their own steps."""
     if trait == STAGE_TRAIT:
         going_back = str(raw).strip() == Stage.CREATION and stage == Stage.PLAY
-        if going_back and not ledger.may_award(access, character):
+        if going_back and not may_award(access, character):
             return "At a table, only the GM sends a sheet back to creation."
         return ""
-    if ledger.ledger_trait(character.system, trait, stage or Stage.CREATION):
+    if ledger_trait(character.system, trait, stage or Stage.CREATION):
         if stage == Stage.PLAY:
             return "In play, experience is awarded and spent on the Advancement page."
         return "Experience is kept on the Advancement page, not on the sheet."
@@ -302,8 +301,8 @@ def _play_refusals(
     ruleset = get_ruleset(character.system)
     readings = chosen if character.campaign_id is None else character.readings_in_force
     stage_before, stage_after = character.sheet.get(STAGE_TRAIT), sheet.get(STAGE_TRAIT)
-    known = ledger.figures(character)
-    advancement = ledger.advancement_for(character.system)
+    known = figures(character)
+    advancement = advancement_for(character.system)
     if stage_before != Stage.PLAY and stage_after == Stage.PLAY:
         creating = dict(sheet, **{STAGE_TRAIT: Stage.CREATION.value})
         problems = ruleset.check(

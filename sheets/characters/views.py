@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -22,6 +20,7 @@ from rulesets.core import InvalidEdit, Setting, Status, resolve_settings
 from rulesets.core.diff import Change, sheet_changes
 from rulesets.core.parsing import ascii_number
 from rulesets.registry import SYSTEMS, get_ruleset
+from sheets.advancement.figures import engine_sheet, figures, keep_figures, with_figures
 from sheets.campaigns.models import Campaign
 from sheets.campaigns.services import CampaignRefused, character_take_out
 from sheets.characters.layouts import (
@@ -32,9 +31,7 @@ from sheets.characters.layouts import (
     sheet_context,
 )
 from sheets.characters.layouts.base import trait_dom_id
-from sheets.characters.ledger import engine_sheet, figures, keep_figures, with_figures
 from sheets.characters.models import Character, GMNote, ReviewState
-from sheets.characters.schema import character_file_schema
 from sheets.characters.services import (
     ActionRefused,
     EditRefused,
@@ -50,12 +47,6 @@ from sheets.characters.services import (
     last_approval,
     share_link_create,
     share_link_revoke,
-)
-from sheets.characters.transfer import (
-    ImportRefused,
-    export_character,
-    import_character,
-    too_large,
 )
 from sheets.permissions import (
     CharacterAccess,
@@ -449,48 +440,6 @@ def _pdf_response(character: Character) -> HttpResponse:
 @login_required
 def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     return _pdf_response(character_for(request.user, pk)[0])
-
-
-@require_GET
-@login_required
-def character_export(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for(request.user, pk)[0]
-    body = json.dumps(export_character(character), indent=2, ensure_ascii=False)
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    filename = slugify(character.name) or "character"
-    response["Content-Disposition"] = f'attachment; filename="{filename}.datapad.json"'
-    return response
-
-
-@require_http_methods(["GET", "POST"])
-@login_required
-def character_import(request: HttpRequest) -> HttpResponse:
-    error = ""
-    if request.method == "POST":
-        upload = request.FILES.get("file")
-        if upload is None:
-            error = "Choose a character file (.json) to import."
-        elif upload.size > settings.CHARACTER_IMPORT_MAX_BYTES:
-            # An oversized file was never stored (sheets/characters/uploads.py): only its size.
-            error = str(too_large(upload.size))
-        else:
-            try:
-                # Read one byte past the limit, so a file that lied about its size is
-                # refused unparsed.
-                raw = upload.read(settings.CHARACTER_IMPORT_MAX_BYTES + 1)
-                character = import_character(owner=request.user, raw=raw)
-            except ImportRefused as refused:
-                error = str(refused)
-            else:
-                messages.success(request, f"Imported “{character.name}”.")
-                return redirect("character_sheet", pk=character.pk)
-    return render(request, "characters/import.html", {"error": error}, status=400 if error else 200)
-
-
-@require_GET
-def character_file_schema_view(request: HttpRequest) -> HttpResponse:
-    body = json.dumps(character_file_schema(), indent=2, ensure_ascii=False)
-    return HttpResponse(body, content_type="application/schema+json; charset=utf-8")
 
 
 # Review: the player submits, a GM approves or asks for changes, each at one version.

@@ -67,8 +67,9 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from rulesets.registry import get_ruleset, ready_systems
+from sheets.advancement.models import LedgerEntry
 from sheets.characters.layouts import print_context
-from sheets.characters.models import Character, LedgerEntry
+from sheets.characters.models import Character
 
 STATIC_DIR = settings.BASE_DIR / "static"
 
@@ -283,7 +284,7 @@ def warm_up_character(system: str) -> Character:
     character = Character(
         pk=-1, name="Warm-up", system=system, sheet=get_ruleset(system).demo_sheet()
     )
-    # What sheets.characters.ledger.keep_figures would have summed: no entries.
+    # What sheets.advancement.figures.keep_figures would have summed: no entries.
     character.ledger_earned = character.ledger_spent = 0
     character.ledger_carried = character.ledger_held = 0
     # The related manager hands out this prefetched (empty) result instead of a query.

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from rulesets.core.parsing import YES, ascii_number
 from rulesets.core.rolls import Odds, Rollable, RollOption
-from rulesets.registry import get_ruleset
+from rulesets.registry import dice_ready, get_ruleset
 from sheets.campaigns.models import Campaign, Role
 from sheets.characters.models import Character
 from sheets.permissions import CharacterAccess, User, campaign_role
@@ -36,7 +36,6 @@ from sheets.rolls.services import (
     RollRefused,
     RollSetup,
     character_settings,
-    dice_ready,
     pool_text,
     roll_odds,
     roll_setup,

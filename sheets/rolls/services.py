@@ -32,9 +32,10 @@ from rulesets.core.rolls import (
     dice_readings,
     parse_roll_options,
 )
-from rulesets.registry import get_ruleset
+from rulesets.registry import dice_ready, get_ruleset
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import engine_sheet
 from sheets.campaigns.models import Campaign, Role
-from sheets.characters import ledger
 from sheets.characters.models import Character
 from sheets.characters.services import EditRefused, StaleVersion, character_apply_edits
 from sheets.permissions import CharacterAccess, Need, campaign_role, character_for
@@ -51,8 +52,6 @@ WHOLE_ROLL = "roll"
 SECRET = "secret"
 CAMPAIGN = "campaign"
 
-DICE_FUNCTIONS = ("rollables", "roll_options", "odds", "roll", "DICE_READINGS")
-
 
 class RollRefused(Exception):
     """A roll that cannot be made; `errors` maps each field at fault to its message."""
@@ -60,12 +59,6 @@ class RollRefused(Exception):
     def __init__(self, errors: Mapping[str, str]) -> None:
         super().__init__("; ".join(errors.values()))
         self.errors = dict(errors)
-
-
-def dice_ready(system: str) -> bool:
-    """Whether the system's package answers the dice contract."""
-    ruleset = get_ruleset(system)
-    return all(hasattr(ruleset, name) for name in DICE_FUNCTIONS)
 
 
 def dice_random() -> random.Random:
@@ -104,7 +97,7 @@ def rollables_of(character: Character, settings: Mapping[str, Any] | None = None
     if not dice_ready(character.system):
         return ()
     resolved = character_settings(character) if settings is None else settings
-    sheet = ledger.engine_sheet(character)
+    sheet = engine_sheet(character)
     return tuple(get_ruleset(character.system).rollables(sheet, resolved))
 
 

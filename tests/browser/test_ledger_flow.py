@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from sheets.characters.models import Character, LedgerEntry
+from sheets.advancement.models import LedgerEntry
+from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -18,8 +18,9 @@ from django.urls import reverse
 
 from rulesets.ore.combat import resolve_hit
 from rulesets.registry import get_ruleset
-from sheets.characters.models import Character, Revision
+from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
+from sheets.history.models import Revision
 from sheets.rolls.hits import MARK, HitRefused, hit_mark, hit_targets
 from sheets.rolls.models import RollEntry
 from sheets.rolls.services import roll_make

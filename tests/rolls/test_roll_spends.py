@@ -14,9 +14,11 @@ import random
 
 import pytest
 
-from sheets.characters import ledger
-from sheets.characters.models import LedgerEntry, Revision
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import figures
+from sheets.advancement.models import LedgerEntry
 from sheets.characters.services import character_apply_edits
+from sheets.history.models import Revision
 from sheets.rolls.models import RollEntry
 from sheets.rolls.services import WHOLE_ROLL, RollRefused, roll_make, roll_setup
 
@@ -122,7 +124,7 @@ def weg_in_play(loner_of, player):
     its Character Points are the ledger's now."""
     character = loner_of("weg_d6")
     _set(player, character, {"stage": "play"})
-    assert ledger.figures(character).balance == 5
+    assert figures(character).balance == 5
     assert character.sheet["points"]["character"] == 0  # the ledger holds them
     return character
 
@@ -151,7 +153,7 @@ def test_character_points_spent_are_a_ledger_entry(weg_in_play, player):
     sheet_before = character.sheet
     entry = _roll(player, character, "attr.dexterity", {"character_points": "2"})
     character.refresh_from_db()
-    assert ledger.figures(character).balance == 3
+    assert figures(character).balance == 3
     spent = LedgerEntry.objects.filter(character=character).latest("pk")
     assert (spent.amount, spent.trait, spent.unit) == (-2, "roll.attr.dexterity", "CP")
     assert character.sheet["points"] == sheet_before["points"]

@@ -55,7 +55,7 @@ def test_changing_the_password(client, player, password):
 def test_the_demo_command_loads_legal_characters_for_every_ready_system(client):
     from rulesets.core import resolve_settings
     from rulesets.registry import get_ruleset, ready_systems
-    from sheets.characters.ledger import engine_sheet
+    from sheets.advancement.figures import engine_sheet
 
     call_command("load_demo")
     call_command("load_demo")  # a second run adds nothing

@@ -8,13 +8,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rulesets.registry import get_ruleset
+from sheets.advancement.services import award
 from sheets.campaigns.services import (
     campaign_create,
     campaign_join,
     character_bring,
     invitation_create,
 )
-from sheets.characters.ledger import award
 from sheets.characters.services import character_apply_edits, character_create
 
 pytestmark = pytest.mark.django_db

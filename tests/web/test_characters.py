@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from sheets.characters.models import Character, Revision
+from sheets.characters.models import Character
+from sheets.history.models import Revision
 
 pytestmark = pytest.mark.django_db
 

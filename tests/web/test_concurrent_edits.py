@@ -10,8 +10,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from sheets.characters.models import Character, Revision
+from sheets.characters.models import Character
 from sheets.characters.services import StaleVersion, character_apply_edits
+from sheets.history.models import Revision
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -452,7 +452,7 @@ class LedgerForms(FuzzCase):
     }
 
     def _in_play(self) -> Character:
-        from sheets.characters import ledger
+        from sheets.advancement import services as ledger
         from sheets.characters.services import character_apply_edits
 
         _, character = self.table()
@@ -480,7 +480,7 @@ class LedgerForms(FuzzCase):
     @FUZZ
     @given(data=st.data(), form=st.sampled_from(sorted(FORMS)))
     def test_ledger_form(self, data: Any, form: str) -> None:
-        from sheets.characters.models import LedgerEntry
+        from sheets.advancement.models import LedgerEntry
 
         character = self._in_play()
         who, fields = self.FORMS[form]
@@ -501,7 +501,7 @@ class LedgerForms(FuzzCase):
     @FUZZ
     @given(amount=ODD_TEXT, reason=ODD_TEXT, action=st.sampled_from(["award", "end_adventure"]))
     def test_table_award(self, amount: str, reason: str, action: str) -> None:
-        from sheets.characters.models import LedgerEntry
+        from sheets.advancement.models import LedgerEntry
 
         campaign, _ = self.table()
         before = stored_rows(Character), stored_rows(LedgerEntry)

@@ -239,7 +239,7 @@ def test_an_oversized_upload_is_never_stored(rf, settings):
     """The first handler takes the file from the ones that store files: none sees a byte."""
     from django.core.files.uploadhandler import load_handler
 
-    from sheets.characters.uploads import OversizedUpload
+    from sheets.transfer.uploads import OversizedUpload
 
     size = 9 * 1024 * 1024 + 5
     request = rf.post(

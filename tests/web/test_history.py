@@ -11,22 +11,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets.registry import get_ruleset
-from sheets.characters import ledger
-from sheets.characters.history import (
-    _changes,
-    apply_ops,
-    diff_ops,
-    revert_ops,
-    state_at,
-    touched_paths,
-)
-from sheets.characters.models import Character, Revision
-from sheets.characters.restore import RestoreRefused, character_restore
+from sheets.advancement import services as ledger
+from sheets.characters.models import Character
 from sheets.characters.services import (
     StaleVersion,
     character_apply_edits,
     character_create,
 )
+from sheets.history.models import Revision
+from sheets.history.revisions import (
+    apply_ops,
+    changes_between,
+    diff_ops,
+    revert_ops,
+    state_at,
+    touched_paths,
+)
+from sheets.history.services import RestoreRefused, character_restore
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +81,7 @@ def test_operations_lead_forwards_and_back_between_any_two_versions(before, afte
     assert backwards == before
     # Merging concurrent edits sees at least the paths it saw before operations existed
     # (and a key that appears holding null, which the old pairs could not tell).
-    assert set(_changes(before, after)[1]) <= touched_paths(ops)
+    assert set(changes_between(before, after)[1]) <= touched_paths(ops)
 
 
 def test_adding_a_row_stores_that_row_and_never_the_list(player):
@@ -364,7 +365,7 @@ def test_the_gm_cannot_restore_what_the_player_sets(gm, player, table, swd10_cha
 def test_the_write_path_refuses_a_list_grown_past_its_cap_beside_the_edit():
     """Every system's own edits stop at the cap; the write path holds any other to it."""
     from rulesets.core import InvalidEdit
-    from sheets.characters.history import enforce_caps
+    from sheets.history.revisions import enforce_caps
 
     ruleset = get_ruleset("ore")
     full = ruleset.demo_sheet() | {"xp_awards": [{"amount": 1, "note": ""}] * 1000}

@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 
 from rulesets.core import resolve_settings
 from rulesets.registry import get_ruleset
-from sheets.characters import ledger
-from sheets.characters.ledger import LedgerRefused
-from sheets.characters.models import Character, LedgerEntry
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import engine_sheet, figures
+from sheets.advancement.models import LedgerEntry
+from sheets.advancement.services import LedgerRefused
+from sheets.characters.models import Character
 from sheets.characters.services import EditRefused, character_apply_edits, character_create
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +32,7 @@ def _fresh(character: Character) -> Character:
 def _engine_unspent(character: Character) -> int:
     ruleset = get_ruleset(character.system)
     settings = resolve_settings(ruleset.SETTINGS, character.readings_in_force)
-    return ruleset.status(ledger.engine_sheet(character), settings).unspent
+    return ruleset.status(engine_sheet(character), settings).unspent
 
 
 def _balance(character: Character) -> int:
@@ -40,7 +42,7 @@ def _balance(character: Character) -> int:
 def _agree(character: Character) -> int:
     character = _fresh(character)
     balance = _balance(character)
-    assert ledger.figures(character).balance == balance
+    assert figures(character).balance == balance
     assert _engine_unspent(character) == balance
     return balance
 

@@ -11,8 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from rulesets.registry import get_ruleset
-from sheets.characters import ledger
-from sheets.characters.models import Character, LedgerEntry
+from sheets.advancement import services as ledger
+from sheets.advancement.models import LedgerEntry
+from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
 
 

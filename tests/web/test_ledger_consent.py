@@ -9,9 +9,11 @@ from django.urls import reverse
 
 from rulesets.core import resolve_settings
 from rulesets.registry import get_ruleset
-from sheets.characters import ledger
-from sheets.characters.ledger import LedgerRefused
-from sheets.characters.models import Character, LedgerEntry
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import engine_sheet, figures
+from sheets.advancement.models import LedgerEntry
+from sheets.advancement.services import LedgerRefused
+from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
 
 pytestmark = pytest.mark.django_db
@@ -28,9 +30,9 @@ def _agree(character: Character) -> int:
     balance = sum(LedgerEntry.objects.filter(character=character).values_list("amount", flat=True))
     ruleset = get_ruleset(character.system)
     settings = resolve_settings(ruleset.SETTINGS, character.readings_in_force)
-    known = ledger.figures(character)
+    known = figures(character)
     assert known.balance == balance
-    assert ruleset.status(ledger.engine_sheet(character), settings).unspent == balance + known.held
+    assert ruleset.status(engine_sheet(character), settings).unspent == balance + known.held
     return balance
 
 

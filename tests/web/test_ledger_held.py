@@ -16,15 +16,17 @@ from django.urls import reverse
 
 from rulesets.core import resolve_settings
 from rulesets.registry import get_ruleset
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import engine_sheet, figures, keep_figures, with_figures
+from sheets.advancement.models import LedgerEntry
+from sheets.advancement.services import LedgerRefused
 from sheets.campaigns.services import (
     campaign_create,
     campaign_join,
     character_bring,
     invitation_create,
 )
-from sheets.characters import ledger
-from sheets.characters.ledger import LedgerRefused
-from sheets.characters.models import Character, LedgerEntry
+from sheets.characters.models import Character
 from tests.web.test_ledger import SYSTEMS, _finished, _fresh
 from tests.web.test_ledger_consent import _ask as consent_ask
 
@@ -45,12 +47,12 @@ def _agree(character: Character) -> int:
     """The balance is the sum of the entries; the engine, which judges the sheet as it
     stands (the merit that waits is not on it), counts the held XP as still unspent."""
     fresh = _fresh(character)
-    known = ledger.figures(fresh)
+    known = figures(fresh)
     total = sum(LedgerEntry.objects.filter(character=fresh).values_list("amount", flat=True))
     assert known.balance == total
     ruleset = get_ruleset(fresh.system)
     settings = resolve_settings(ruleset.SETTINGS, fresh.readings_in_force)
-    assert ruleset.status(ledger.engine_sheet(fresh), settings).unspent == total + known.held
+    assert ruleset.status(engine_sheet(fresh), settings).unspent == total + known.held
     return total
 
 
@@ -84,7 +86,7 @@ def _cheapest(character: Character) -> ledger.Quote:
 
 def _leave_free(gm, character: Character, free: int) -> None:
     """Correct the balance so that, once the merit holds its 9 XP, `free` XP are left."""
-    change = HELD + free - ledger.figures(_fresh(character)).balance
+    change = HELD + free - figures(_fresh(character)).balance
     if change:
         ledger.correct(user=gm, character_id=character.pk, amount=str(change), reason="Set up")
 
@@ -96,7 +98,7 @@ def test_a_merit_that_waits_holds_its_price_and_the_balance_says_so(player, gm, 
     asked = _ask(player, in_play)
     assert asked.pending and asked.amount == -HELD
     assert "acute_senses" not in [row["slug"] for row in _fresh(in_play).sheet["merits"]]
-    known = ledger.figures(_fresh(in_play))
+    known = figures(_fresh(in_play))
     assert (known.earned, known.held, known.charged, known.balance) == (20, HELD, 0, 20 - HELD)
     assert _agree(in_play) == 20 - HELD
     # What a raise would leave counts the hold too.
@@ -121,7 +123,7 @@ def test_a_raise_that_would_spend_what_a_merit_holds_is_refused_naming_the_merit
     approved = _consent(gm, in_play, asked)
     assert not approved.pending and approved.amount == -HELD
     assert "acute_senses" in [row["slug"] for row in _fresh(in_play).sheet["merits"]]
-    assert ledger.figures(_fresh(in_play)).held == 0
+    assert figures(_fresh(in_play)).held == 0
     assert _agree(in_play) == cheapest.cost.amount - 1
 
 
@@ -133,7 +135,7 @@ def test_approval_succeeds_after_the_player_spent_everything_else(player, gm, in
     assert 0 <= left < _cheapest(in_play).cost.amount
     _consent(gm, in_play, asked)
     assert _agree(in_play) == left
-    assert ledger.figures(_fresh(in_play)).held == 0
+    assert figures(_fresh(in_play)).held == 0
 
 
 def _second_merit(player, gm, character):
@@ -212,7 +214,7 @@ def test_refusing_or_withdrawing_the_merit_releases_what_it_held(player, gm, in_
         )
     closed = LedgerEntry.objects.get(pk=asked.pk)
     assert not closed.pending and closed.amount == 0
-    assert ledger.figures(_fresh(in_play)).held == 0
+    assert figures(_fresh(in_play)).held == 0
     assert _agree(in_play) == HELD + cheapest.cost.amount - 1
     # What it held can be spent now.
     _buy(player, in_play, cheapest.trait)
@@ -231,10 +233,10 @@ def test_the_same_merit_asked_again_while_it_waits_is_refused_and_holds_nothing_
     assert f"{MERIT} already waits for the GM's approval" in refused.value.message
     assert refused.value.field == "ask"
     assert _stored(in_play) == before
-    assert ledger.figures(_fresh(in_play)).held == HELD
+    assert figures(_fresh(in_play)).held == HELD
     # The same merit with another choice is another merit: it may be asked for.
     _ask(player, in_play, choice="sight")
-    assert ledger.figures(_fresh(in_play)).held == 2 * HELD
+    assert figures(_fresh(in_play)).held == 2 * HELD
     # Once the first is withdrawn, the merit may be asked again.
     ledger.undo(
         user=player,
@@ -243,7 +245,7 @@ def test_the_same_merit_asked_again_while_it_waits_is_refused_and_holds_nothing_
         expected_version=_fresh(in_play).version,
     )
     _ask(player, in_play, value=value)
-    assert ledger.figures(_fresh(in_play)).held == HELD + int(value) * 3
+    assert figures(_fresh(in_play)).held == HELD + int(value) * 3
 
 
 # --- a request that holds less than its price -----------------------------------------------
@@ -362,7 +364,7 @@ def test_in_every_system_a_request_holds_or_is_refused_and_both_paths_agree(
     gm = make_user(f"gm_{system}")
     character = _at_a_table(player, gm, system)
     ledger.award(user=gm, character_id=character.pk, amount="20", reason="Session 1")
-    balance = ledger.figures(_fresh(character)).balance
+    balance = figures(_fresh(character)).balance
     before = _stored(character)
     if system == "swd10":
         _ask(player, character, "acute_senses", "1", "sight")
@@ -372,8 +374,8 @@ def test_in_every_system_a_request_holds_or_is_refused_and_both_paths_agree(
             _ask(player, character, "anything", "1", "")
         assert _stored(character) == before
         expected = (0, balance)
-    raw = ledger.figures(_fresh(character))
-    annotated = ledger.figures(ledger.with_figures(Character.objects.filter(pk=character.pk)).get())
-    kept = ledger.figures(ledger.keep_figures(_fresh(character)))
+    raw = figures(_fresh(character))
+    annotated = figures(with_figures(Character.objects.filter(pk=character.pk)).get())
+    kept = figures(keep_figures(_fresh(character)))
     assert raw == annotated == kept
     assert (raw.held, raw.balance) == expected

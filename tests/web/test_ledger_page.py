@@ -10,9 +10,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from sheets.characters import ledger
-from sheets.characters.ledger import LedgerRefused
-from sheets.characters.models import Character, LedgerEntry
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import carried_over
+from sheets.advancement.models import LedgerEntry
+from sheets.advancement.services import LedgerRefused
+from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits
 from tests.web.test_ledger import _finished, _fresh
 
@@ -142,7 +144,7 @@ def test_an_award_worded_like_a_carry_over_is_still_undoable(player_client, play
     award = ledger.award(
         user=player, character_id=character.pk, amount="4", reason="Came with the sheet"
     )
-    assert not ledger.carried_over(award)
+    assert not carried_over(award)
     refund = ledger.undo(
         user=player,
         character_id=character.pk,

@@ -15,8 +15,8 @@ from rulesets.core import resolve_settings
 from rulesets.o3d10.data import SKILLS
 from rulesets.o3d10.rules import health_state
 from sheets.characters.layouts.o3d10 import _health_bands
-from sheets.characters.models import Revision
 from sheets.characters.services import character_create
+from sheets.history.models import Revision
 from tests.swaps import after_swaps, markup_of
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.urls import reverse
 import rulesets.ore as ore
 from rulesets.core import resolve_settings
 from rulesets.ore.data import SETTINGS
-from sheets.characters.models import Revision
 from sheets.characters.services import character_create
+from sheets.history.models import Revision
 
 pytestmark = pytest.mark.django_db
 

@@ -34,7 +34,7 @@ from pypdf import PdfReader
 
 from sheets.campaigns.models import Campaign, Invitation, Membership
 from sheets.campaigns.services import character_bring
-from sheets.characters.models import Character, GMNote, Review, Revision, ShareLink
+from sheets.characters.models import Character, GMNote, Review, ShareLink
 from sheets.characters.services import (
     character_apply_edits,
     character_approve,
@@ -43,10 +43,11 @@ from sheets.characters.services import (
     gm_note_save,
     share_link_create,
 )
-from sheets.characters.transfer import export_character
+from sheets.history.models import Revision
 from sheets.printing.models import TablePrint
 from sheets.printing.pdf import render_character_pdf
 from sheets.rolls.models import RollEntry
+from sheets.transfer.datapad import export_character
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,10 @@ import pytest
 from django.urls import reverse
 
 from rulesets.registry import get_ruleset
-from sheets.characters import ledger
-from sheets.characters.models import Character, LedgerEntry
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import figures
+from sheets.advancement.models import LedgerEntry
+from sheets.characters.models import Character
 from tests.web.test_ledger import SYSTEMS, _agree, _finished, _fresh
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +67,7 @@ def test_a_bought_value_lowered_on_the_sheet_in_play_is_refused_and_its_undo_sti
     assert wanted in answer
     assert _stored(character) == before
     # The purchase can still be undone, and gives back what it cost.
-    balance = ledger.figures(_fresh(character)).balance
+    balance = figures(_fresh(character)).balance
     ledger.undo(
         user=player,
         character_id=character.pk,
@@ -73,7 +75,7 @@ def test_a_bought_value_lowered_on_the_sheet_in_play_is_refused_and_its_undo_sti
         expected_version=_fresh(character).version,
         reason="Bought by mistake",
     )
-    assert ledger.figures(_fresh(character)).balance == balance - entry.amount
+    assert figures(_fresh(character)).balance == balance - entry.amount
     _agree(_fresh(character))
 
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 from rulesets.registry import get_ruleset
 from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
-from sheets.characters.transfer import export_character
+from sheets.transfer.datapad import export_character
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 from rulesets.core import resolve_settings
 from rulesets.registry import get_ruleset
-from sheets.characters.history import _changes, state_at
 from sheets.characters.models import Character
+from sheets.history.revisions import changes_between, state_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = [("characters", "0005_revision_ops")]
@@ -62,7 +62,7 @@ def test_old_pairs_become_operations_that_rebuild_every_version():
         for version, state in enumerate(states, start=1):
             # Exactly what the code before operations stored: the flat paths that
             # differ, each list whole.
-            before, after = _changes(previous, state)
+            before, after = changes_between(previous, state)
             Revision.objects.create(
                 character=stored,
                 author=user,

@@ -18,8 +18,8 @@ from django.template.loader import get_template
 from rulesets.core import resolve_settings
 from rulesets.registry import get_ruleset, ready_systems
 from sheets.characters.layouts import layout_for
-from sheets.characters.layouts.base import sheet_state
 from sheets.characters.models import Character
+from sheets.characters.state import sheet_state
 
 # Extra values a section may print without listing them: those that change only with what
 # redraws every section anyway (the stage), and constants too small to be told apart from

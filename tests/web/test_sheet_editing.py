@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from sheets.characters.models import Revision
+from sheets.history.models import Revision
 
 pytestmark = pytest.mark.django_db
 

@@ -13,12 +13,13 @@ from django.urls import reverse
 
 from rulesets.core import RowKind, resolve_settings
 from rulesets.registry import SYSTEMS, get_ruleset
+from sheets.advancement.figures import ledger_trait
 from sheets.characters.layouts.base import trait_dom_id
-from sheets.characters.ledger import ledger_trait
-from sheets.characters.models import Character, Revision
-from sheets.characters.schema import character_file_schema
+from sheets.characters.models import Character
 from sheets.characters.services import character_create
-from sheets.characters.transfer import export_character
+from sheets.history.models import Revision
+from sheets.transfer.datapad import export_character
+from sheets.transfer.schema import character_file_schema
 from tests.swaps import after_swaps, by_id, comparable, parse
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from rulesets.registry import get_ruleset
 from sheets.campaigns.services import campaign_create
-from sheets.characters.models import Character, Revision
+from sheets.characters.models import Character
 from sheets.characters.services import EDITED_FIELDS, character_create
+from sheets.history.models import Revision
 from sheets.statements import _STATEMENTS, insert_row, row_by_key, update_row
 
 pytestmark = pytest.mark.django_db

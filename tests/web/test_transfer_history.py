@@ -13,11 +13,13 @@ from django.urls import reverse
 from rulesets.core import resolve_settings
 from rulesets.core.edits import InvalidEdit
 from rulesets.registry import get_ruleset
-from sheets.characters import ledger
-from sheets.characters.history import state_at
-from sheets.characters.models import Character, LedgerEntry
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import figures
+from sheets.advancement.models import LedgerEntry
+from sheets.characters.models import Character
 from sheets.characters.services import EditRefused, character_apply_edits, character_create
-from sheets.characters.transfer import ImportRefused, export_character, import_character
+from sheets.history.revisions import state_at
+from sheets.transfer.datapad import ImportRefused, export_character, import_character
 
 pytestmark = pytest.mark.django_db
 V1_FILES = Path(__file__).resolve().parents[1] / "fixtures" / "character_files_v1"
@@ -109,7 +111,7 @@ def test_an_imported_file_keeps_the_ledger_the_history_and_every_version(played,
     copy_of = import_character(owner=player, raw=_file(played))
     assert copy_of.sheet == played.sheet and copy_of.name == played.name
     assert _entries(copy_of) == _entries(played)
-    assert ledger.figures(copy_of).balance == ledger.figures(played).balance
+    assert figures(copy_of).balance == figures(played).balance
     refund = copy_of.ledger.get(kind="refund")
     assert refund.undoes.kind == "purchase" and refund.undoes.character == copy_of
     # Every version of the original is a version of the copy, and one more says who

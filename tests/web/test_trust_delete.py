@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from rulesets.registry import get_ruleset
-from sheets.characters.models import Character, LedgerEntry
+from sheets.advancement.models import LedgerEntry
+from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,10 @@ import pytest
 from django.urls import reverse
 
 from rulesets.registry import get_ruleset
-from sheets.characters import ledger
-from sheets.characters.models import Character, LedgerEntry
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import figures
+from sheets.advancement.models import LedgerEntry
+from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +31,7 @@ def _powers(character: Character) -> list[str]:
 
 
 def _balance(character: Character) -> int:
-    return ledger.figures(_fresh(character)).balance
+    return figures(_fresh(character)).balance
 
 
 def _buy(player, character: Character, trait: str, **extra: str) -> LedgerEntry:

@@ -20,14 +20,16 @@ from hypothesis import strategies as st
 from rulesets.core import resolve_settings
 from rulesets.registry import get_ruleset
 from rulesets.weg_d6 import costs, force, traits
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import figures
+from sheets.advancement.models import LedgerEntry
 from sheets.campaigns.services import (
     campaign_create,
     campaign_join,
     character_bring,
     invitation_create,
 )
-from sheets.characters import ledger
-from sheets.characters.models import Character, LedgerEntry
+from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
 
 pytestmark = pytest.mark.django_db
@@ -45,13 +47,13 @@ def _sheet(character: Character) -> dict:
 
 
 def _balance(character: Character) -> int:
-    return ledger.figures(_fresh(character)).balance
+    return figures(_fresh(character)).balance
 
 
 def _stored(character: Character) -> tuple[dict, int, int]:
     """What a refusal must leave as it was: the sheet, its version and the balance."""
     fresh = _fresh(character)
-    return fresh.sheet, fresh.version, ledger.figures(fresh).balance
+    return fresh.sheet, fresh.version, figures(fresh).balance
 
 
 def _buy(user, character: Character, trait: str, **extra: str) -> LedgerEntry:

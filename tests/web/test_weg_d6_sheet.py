@@ -11,7 +11,8 @@ from django.urls import reverse
 import rulesets.weg_d6 as weg
 from rulesets.weg_d6 import demo
 from rulesets.weg_d6.data import ATTRIBUTES
-from sheets.characters.models import Character, Revision
+from sheets.characters.models import Character
+from sheets.history.models import Revision
 
 pytestmark = pytest.mark.django_db
 

@@ -25,6 +25,7 @@ from django.http import HttpRequest
 from django.template.loader import get_template
 
 from rulesets.registry import get_ruleset
+from sheets.advancement.figures import engine_sheet, figures, keep_figures
 from sheets.characters.layouts.base import (
     STATES_KEPT,
     Layout,
@@ -32,11 +33,10 @@ from sheets.characters.layouts.base import (
     changed_parts,
     forget_states,
     plain_context,
-    sheet_state,
 )
 from sheets.characters.layouts.changed_html import Parsed, changed_elements, parsed
-from sheets.characters.ledger import engine_sheet, figures, keep_figures
 from sheets.characters.models import Character
+from sheets.characters.state import sheet_state
 from sheets.permissions import CharacterAccess
 
 SHELL = "rulesets/_sheet.html"

@@ -8,24 +8,19 @@ from the ruleset's `trait_rows`, so no rule is restated here.
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
-from urllib.parse import quote
 
-import orjson
-from django.utils.http import RFC3986_SUBDELIMS
-
-from rulesets.core import Report, RowKind, Setting, Status, TraitRow, Violation, resolve_settings
+from rulesets.core import RowKind, Setting, TraitRow, Violation
 from rulesets.core.diecode import DieCode
-from rulesets.core.ruleset import Ruleset
 from rulesets.core.stage import STAGE_TRAIT
 from rulesets.registry import system_info
-from sheets.characters.ledger import ledger_trait
+from sheets.advancement.figures import ledger_trait
 from sheets.characters.models import Character
+from sheets.characters.state import STATES_KEPT, SheetState, forget_sheet_states
 from sheets.permissions import CharacterAccess, gm_rows, trait_refusal
 
 NAME_TRAIT = "character.name"
@@ -183,93 +178,10 @@ class Reading:
     error: str = ""
 
 
-@dataclass
-class SheetState:
-    """What the engine says of one sheet under its settings: all computed, none stored."""
-
-    ruleset: Ruleset
-    sheet: Mapping[str, Any]
-    settings: dict[str, Any]
-    report: Report
-    derived: dict
-    status: Status
-    rows: list[TraitRow]
-    # The content the answers were computed from: the key they are kept by.
-    key: bytes | str = ""
-
-    @cached_property
-    def rollable_keys(self) -> tuple[tuple[str, str], ...]:
-        """Each key this sheet can roll, with the same key quoted for a URL path: asked by
-        every row an editor sees, so worked out once per content, like the rest."""
-        from sheets.rolls.services import dice_ready
-
-        if not dice_ready(self.ruleset.KEY):
-            return ()
-        rollables = self.ruleset.rollables(self.sheet, self.settings)
-        return tuple((r.key, quote(r.key, safe=URL_PATH_SAFE)) for r in rollables)
-
-
-# What reverse() leaves unquoted in a path; "~" is among them, so it can stand in for a key.
-URL_PATH_SAFE = RFC3986_SUBDELIMS + "/~:@"
-
-_STATES: OrderedDict[bytes | str, SheetState] = OrderedDict()
-STATES_KEPT = 64
-
-
-def sheet_state(
-    ruleset: Ruleset, sheet: Mapping[str, Any], chosen: Mapping[str, Any]
-) -> SheetState:
-    """Ask the engine everything about a sheet, once per content.
-
-    An edit response compares the sheet before the write with the sheet after it, and the
-    sheet before is, nearly always, the one the last response computed: the answers are
-    kept for the last few sheets by their content (the engines are pure functions).
-    """
-    settings = resolve_settings(ruleset.SETTINGS, chosen)
-    content = content_key([ruleset.KEY, sheet, settings])
-    state = _STATES.get(content)
-    if state is None:
-        state = _compute_state(ruleset, sheet, settings)
-        state.key = content
-        _STATES[content] = state
-        while len(_STATES) > STATES_KEPT:
-            _STATES.popitem(last=False)
-    return state
-
-
-def content_key(value: Any) -> bytes | str:
-    """`value` as canonical JSON (keys sorted: PostgreSQL's jsonb gives a stored sheet back
-    with its keys in another order than the edit wrote them), to key answers by content.
-
-    orjson writes it in a seventh of the time json takes (some 30 us of an O.R.E. sheet,
-    which an edit keys six times); what it refuses (an integer over 64 bits) goes to json,
-    whose str can never equal orjson's bytes. Sheets hold no NaN (import refuses
-    non-finite numbers, edits parse integers), which orjson would write as null.
-    """
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS, default=str)
-    except orjson.JSONEncodeError:
-        return json.dumps(value, sort_keys=True, default=str)
-
-
 def forget_states() -> None:
     """Empty the kept sheet states and laid-out pages (layouts.forget_drawings)."""
-    _STATES.clear()
+    forget_sheet_states()
     _BUILT.clear()
-
-
-def _compute_state(
-    ruleset: Ruleset, sheet: Mapping[str, Any], settings: dict[str, Any]
-) -> SheetState:
-    return SheetState(
-        ruleset=ruleset,
-        sheet=sheet,
-        settings=settings,
-        report=ruleset.check(sheet, settings),
-        derived=ruleset.derived(sheet, settings),
-        status=ruleset.status(sheet, settings),
-        rows=ruleset.trait_rows(sheet, settings),
-    )
 
 
 class Layout:

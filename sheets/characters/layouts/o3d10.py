@@ -20,8 +20,9 @@ from rulesets.o3d10.rules import (
     actions_from_initiative,
     seed_source,
 )
-from sheets.characters.layouts.base import Layout, Section, SheetState
+from sheets.characters.layouts.base import Layout, Section
 from sheets.characters.models import Character
+from sheets.characters.state import SheetState
 
 # The print pads its skill, weapon and armor tables with empty ruled rows up to these
 # counts, to write in by hand; the page holds no more at these sizes.

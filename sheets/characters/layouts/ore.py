@@ -26,8 +26,9 @@ from rulesets.ore.data import (
     WEAPONS,
 )
 from rulesets.ore.rules import ARMOR_FIELDS, WEAPON_FIELDS, ability_cost
-from sheets.characters.layouts.base import Layout, Section, SheetState, trait_dom_id
+from sheets.characters.layouts.base import Layout, Section, trait_dom_id
 from sheets.characters.models import Character
+from sheets.characters.state import SheetState
 
 # Catalog names offered by the "add" rows: they never change while the server runs.
 SKILL_CATALOG = tuple(s.label + (" [ ]" if s.takes_specialty else "") for s in SKILLS)

@@ -31,8 +31,9 @@ from rulesets.swd10.data import (
     HealthLevel,
     Kind,
 )
-from sheets.characters.layouts.base import Layout, Section, SheetState
+from sheets.characters.layouts.base import Layout, Section
 from sheets.characters.models import Character
+from sheets.characters.state import SheetState
 
 _BODIES = "rulesets/swd10/"
 

@@ -30,8 +30,9 @@ from rulesets.weg_d6.data import (
 )
 from rulesets.weg_d6.force import counted_skills, learning_this_adventure
 from rulesets.weg_d6.traits import code_text as code
-from sheets.characters.layouts.base import Layout, Section, SheetState
+from sheets.characters.layouts.base import Layout, Section
 from sheets.characters.models import Character
+from sheets.characters.state import SheetState
 
 PLAY = "play"
 ATTRIBUTE_SECTION = {a.label: f"attr-{a.slug}" for a in ATTRIBUTES}

@@ -42,7 +42,7 @@ def _put_back(state: dict, before: dict, *, first: bool) -> dict:
 
 
 def _lines(system: str, before: dict, after: dict, chosen: dict) -> list[list]:
-    from sheets.characters.history import change_lines
+    from sheets.history.revisions import change_lines
 
     if not before:
         return []
@@ -55,7 +55,7 @@ def _lines(system: str, before: dict, after: dict, chosen: dict) -> list[list]:
 
 
 def compact(apps, schema_editor):
-    from sheets.characters.history import CHANGES_KEPT, diff_ops, kept_lines
+    from sheets.history.revisions import CHANGES_KEPT, diff_ops, kept_lines
 
     Character = apps.get_model("characters", "Character")
     Revision = apps.get_model("characters", "Revision")
@@ -81,7 +81,7 @@ def compact(apps, schema_editor):
 
 def expand(apps, schema_editor):
     """Back to before/after pairs: the dotted paths that differ, lists taken whole."""
-    from sheets.characters.history import _changes, revert_ops
+    from sheets.history.revisions import changes_between, revert_ops
 
     Character = apps.get_model("characters", "Character")
     Revision = apps.get_model("characters", "Revision")
@@ -93,7 +93,7 @@ def expand(apps, schema_editor):
         for revision in Revision.objects.filter(character=character).order_by("-version"):
             earlier = copy.deepcopy(state)
             revert_ops(earlier, revision.ops)
-            revision.before, revision.after = _changes(earlier, state)
+            revision.before, revision.after = changes_between(earlier, state)
             changed.append(revision)
             state = earlier
         Revision.objects.bulk_update(changed, ["before", "after"], batch_size=BATCH)

@@ -14,15 +14,17 @@ look-up instead of a template render. Such a key never goes stale; a template ed
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import template
 from django.template import Context
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
-from sheets.characters.layouts.base import Field
 from sheets.rolls.templatetags.rolls import roll_url
+
+if TYPE_CHECKING:  # a row is drawn from a laid-out Field; the layouts import these tags
+    from sheets.characters.layouts.base import Field
 
 register = template.Library()
 

@@ -13,7 +13,7 @@ from django import template
 from django.urls import reverse
 
 from sheets.campaigns.models import Campaign
-from sheets.characters.layouts.base import URL_PATH_SAFE, SheetState
+from sheets.characters.state import URL_PATH_SAFE, SheetState
 from sheets.permissions import campaign_role
 from sheets.rolls.context import RollLog, RollMenu, log_for_character, table_roll_log
 from sheets.rolls.hits import HIT_SYSTEMS

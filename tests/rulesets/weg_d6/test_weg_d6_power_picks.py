@@ -34,7 +34,7 @@ def jedi(control: int = 6, sense: int = 6, alter: int = 6, points: int = 200) ->
 
 
 def refund(sheet: dict, trait: str, old_value: int) -> dict:
-    """Undo a purchase as the ledger does (sheets/characters/ledger.py `_refund`): the
+    """Undo a purchase as the ledger does (sheets/advancement/services.py `_refund`): the
     engine's undo edits, then the purchase forgotten. The ledger pays the points back."""
     for edit, raw in advancement.undo_edits(sheet, trait, old_value):
         sheet = weg.apply_edit(sheet, edit, raw, SETTINGS)

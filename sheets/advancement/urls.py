@@ -1,10 +1,10 @@
-"""URLs of the advancement ledger (sheets/characters/ledger_views.py)."""
+"""URLs of the advancement ledger (views.py)."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from sheets.characters import ledger_views as views
+from sheets.advancement import views
 
 urlpatterns = [
     path("characters/<int:pk>/ledger/", views.character_ledger, name="character_ledger"),

@@ -17,16 +17,17 @@ from rulesets.core import InvalidEdit, InvalidSheet, Stage, resolve_settings
 from rulesets.core.diff import Change
 from rulesets.core.stage import stage_of
 from rulesets.registry import get_ruleset
-from sheets.characters.history import (
+from sheets.advancement.models import LedgerEntry
+from sheets.characters.models import Character
+from sheets.characters.services import NAME_TRAIT, StaleVersion
+from sheets.history.revisions import (
     HistoryBroken,
-    _record,
-    _state,
     as_changes,
     change_lines,
+    record_revision,
+    revision_state,
     state_at,
 )
-from sheets.characters.models import Character, LedgerEntry
-from sheets.characters.services import NAME_TRAIT, StaleVersion
 from sheets.permissions import CharacterAccess, Need, character_for, gm_rows, trait_refusal
 
 
@@ -91,7 +92,9 @@ def restore_plan(character: Character, access: CharacterAccess, version: int) ->
         # At a table the campaign's readings are in force; the sheet's own stay as they are.
         state["settings"] = character.rule_settings
     _refuse_others_traits(character, access, state)
-    lines = change_lines(character.system, _state(character), state, character.readings_in_force)
+    lines = change_lines(
+        character.system, revision_state(character), state, character.readings_in_force
+    )
     return RestorePlan(version, state, as_changes(lines))
 
 
@@ -127,11 +130,11 @@ def character_restore(
         if character.version != expected_version:
             raise StaleVersion(expected_version, character.version)
         plan = restore_plan(character, access, version)
-        before = _state(character)
+        before = revision_state(character)
         character.name = plan.state["name"]
         character.rule_settings = plan.state["settings"]
         character.sheet = plan.state["sheet"]
         character.version += 1
         character.save(update_fields=["name", "rule_settings", "sheet", "version", "updated_at"])
-        _record(character, user, f"Restored version {version}", before)
+        record_revision(character, user, f"Restored version {version}", before)
     return character

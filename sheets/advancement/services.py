@@ -9,23 +9,32 @@ engine checks, prices or pays (see rulesets/core/ledger.py).
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
-from types import ModuleType
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
-from django.db.models import IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db import transaction
+from django.db.models import QuerySet
 
 from rulesets.core import DieCode, InvalidEdit, RowKind, Stage, TraitRow, resolve_settings
 from rulesets.core.cost import Cost
 from rulesets.core.ledger import CARRIED_TRAIT, LedgerFigures
 from rulesets.core.parsing import clean_text, parse_whole
 from rulesets.registry import get_ruleset
-from sheets.characters.history import _record, _state
-from sheets.characters.models import Character, LedgerEntry, Review
+from sheets.advancement.figures import (
+    KEPT_FIGURES,
+    SPENDING,
+    advancement_for,
+    carried_over,
+    engine_sheet,
+    figures,
+    ledger_trait,
+    may_award,
+    unit_of,
+)
+from sheets.advancement.models import LedgerEntry
+from sheets.characters.models import Character, Review
+from sheets.history.revisions import record_revision, revision_state
 from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
 
 Kind = LedgerEntry.Kind
@@ -34,8 +43,6 @@ TEACHER_MAX = 100
 # Far above any award a table hands out, low enough that a typo is caught.
 AWARD_MAX = 10_000
 RAISABLE_KINDS = (RowKind.DOTS, RowKind.NUMBER, RowKind.CODE, RowKind.DICE, RowKind.FLAG)
-INCOME = (Kind.AWARD, Kind.CORRECTION)
-SPENDING = (Kind.PURCHASE, Kind.REFUND)
 
 
 class LedgerRefused(Exception):
@@ -47,108 +54,7 @@ class LedgerRefused(Exception):
         self.field = field
 
 
-def advancement_for(system: str) -> ModuleType:
-    """The system's pure advancement rules (rulesets/<key>/advancement.py)."""
-    return importlib.import_module(f"rulesets.{system}.advancement")
-
-
 # --- figures ------------------------------------------------------------------------------
-
-
-def _sum_of(condition: Q) -> Subquery:
-    # A subquery per figure, not a join: the list's other annotations and its GROUP BY
-    # stay as they were.
-    rows = (
-        LedgerEntry.objects.filter(condition, character=OuterRef("pk"))
-        .order_by()
-        .values("character")
-        .annotate(total=Sum("amount"))
-        .values("total")[:1]
-    )
-    return Subquery(rows, output_field=IntegerField())
-
-
-def with_figures(characters: QuerySet[Character]) -> QuerySet[Character]:
-    """Annotate each character with its ledger sums, so a list costs one query."""
-    return characters.annotate(
-        ledger_earned=_sum_of(Q(kind__in=INCOME)),
-        ledger_spent=_sum_of(Q(kind__in=SPENDING)),
-        ledger_carried=_sum_of(Q(kind__in=INCOME, trait=CARRIED_TRAIT)),
-        ledger_held=_sum_of(Q(kind__in=SPENDING, pending=True)),
-    )
-
-
-def _figures_sql() -> str:
-    income = ", ".join(["%s"] * len(INCOME))
-    spending = ", ".join(["%s"] * len(SPENDING))
-    return (
-        f"SELECT SUM(CASE WHEN kind IN ({income}) THEN amount END),"
-        f" SUM(CASE WHEN kind IN ({spending}) THEN amount END),"
-        f" SUM(CASE WHEN kind IN ({income}) AND trait = %s THEN amount END),"
-        f" SUM(CASE WHEN kind IN ({spending}) AND pending = %s THEN amount END)"
-        f" FROM {LedgerEntry._meta.db_table} WHERE character_id = %s"
-    )
-
-
-_FIGURES_SQL = _figures_sql()
-
-
-def figures(character: Character) -> LedgerFigures:
-    """The character's ledger sums: from annotations when the list made them.
-
-    Otherwise one fixed statement: every edit asks, and building the same four filtered
-    sums through the ORM cost more than running them (a sixth of an edit's time)."""
-    if hasattr(character, "ledger_earned"):
-        earned, spent, carried, held = (
-            character.ledger_earned,
-            character.ledger_spent,
-            character.ledger_carried,
-            character.ledger_held,
-        )
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                _FIGURES_SQL,
-                [*INCOME, *SPENDING, *INCOME, CARRIED_TRAIT, *SPENDING, True, character.pk],
-            )
-            earned, spent, carried, held = cursor.fetchone()
-    # Purchases are stored negative; "spent" and "held" read positive.
-    return LedgerFigures(
-        earned=earned or 0, spent=-(spent or 0), carried=carried or 0, held=-(held or 0)
-    )
-
-
-# The sums `with_figures` annotates, and `keep_figures` keeps, on a character instance.
-_KEPT = ("ledger_earned", "ledger_spent", "ledger_carried", "ledger_held")
-
-
-def keep_figures(character: Character) -> Character:
-    """Sum the character's ledger once and keep the sums on it, as `with_figures` would: the
-    snapshot, the edit service, the sheet and its roll links then all read them from the
-    instance. Sums already kept stay; writing an entry (`_entry_for`) drops them."""
-    if "ledger_earned" not in character.__dict__:
-        known = figures(character)
-        # The annotations' own signs: purchases are stored (and summed) negative.
-        character.ledger_earned = known.earned
-        character.ledger_spent = -known.spent
-        character.ledger_carried = known.carried
-        character.ledger_held = -known.held
-    return character
-
-
-def engine_sheet(character: Character, known: LedgerFigures | None = None) -> dict:
-    """The sheet as its engine judges it: the stored sheet with the ledger's figures."""
-    advancement = advancement_for(character.system)
-    return advancement.with_ledger(character.sheet, known or figures(character))
-
-
-def unit_of(character: Character) -> str:
-    return advancement_for(character.system).unit(character.sheet)
-
-
-def may_award(access: CharacterAccess, character: Character) -> bool:
-    """At a table only its GM awards and corrects; outside one the owner does."""
-    return access.gm if character.campaign_id is not None else access.owner
 
 
 # --- quotes -------------------------------------------------------------------------------
@@ -300,7 +206,7 @@ def _amount(raw: Any, *, signed: bool = False) -> int:
 def _entry_for(character: Character, **fields: Any) -> LedgerEntry:
     """Write one ledger entry of this character, and drop the sums kept on the instance
     (`figures`), which no longer hold: the next ask sums the ledger again."""
-    for name in _KEPT:
+    for name in KEPT_FIGURES:
         character.__dict__.pop(name, None)
     return LedgerEntry.objects.create(character=character, **fields)
 
@@ -314,14 +220,14 @@ def _write(
     **entry: Any,
 ) -> LedgerEntry:
     """Bump the version, store the sheet if it changed, log a revision and one entry."""
-    before = _state(character)
+    before = revision_state(character)
     fields = ["version", "updated_at"]
     if sheet is not None:
         character.sheet = sheet
         fields.append("sheet")
     character.version += 1
     character.save(update_fields=fields)
-    _record(character, user, summary, before)
+    record_revision(character, user, summary, before)
     return _entry_for(
         character,
         author=user,
@@ -488,14 +394,6 @@ def purchase(
             reason=why or cost.explanation[:REASON_MAX],
             teacher=name,
         )
-
-
-def paid_trait(system: str, stage: str | None, trait: str) -> bool:
-    """Whether a sheet edit of `trait` is the engine's own paid raise (WEG's "Advance to"
-    buttons and the power add row in play): the edit service hands it to `pay_edit`."""
-    if stage != Stage.PLAY:
-        return False
-    return any(fnmatchcase(trait, p) for p in advancement_for(system).PAID_EDITS)
 
 
 def pay_edit(
@@ -828,7 +726,7 @@ def consent(
         trait, raw = entry.trait.split("=", 1)
         bought, cost = _priced(character, trait, raw, "consent", waiting=entry)
         advancement = advancement_for(character.system)
-        before = _state(character)
+        before = revision_state(character)
         character.sheet = advancement.without_earned(bought)
         character.version += 1
         character.save(update_fields=["sheet", "version", "updated_at"])
@@ -837,7 +735,7 @@ def consent(
         summary = f"GM approved {entry.trait_label}: {cost} {unit}"
         if held != cost:
             summary += f" ({held} {unit} were held for it)"
-        _record(character, user, summary, before)
+        record_revision(character, user, summary, before)
         # The request becomes the purchase (still the player's, to undo as any other).
         entry.pending = False
         entry.amount = -cost
@@ -946,13 +844,6 @@ def undo(
             reason=why,
             undoes=entry,
         )
-
-
-def carried_over(entry: LedgerEntry) -> bool:
-    """Whether the entry only carries over what the sheet held before the ledger: the
-    raises bought before it, the XP the sheet came with, or what creation left over.
-    Undoing one would rewrite the past."""
-    return entry.carried
 
 
 def _part_of_correction(entry: LedgerEntry) -> bool:
@@ -1147,15 +1038,6 @@ def adopt_sheet_figures(character: Character, user: AbstractBaseUser | None) -> 
         character.save(update_fields=["sheet"])
 
 
-def ledger_trait(system: str, trait: str, stage: str) -> bool:
-    """Whether a plain edit of `trait` is the ledger's business (awards, paid raises)."""
-    advancement = advancement_for(system)
-    patterns = advancement.LEDGER_TRAITS + (
-        advancement.PLAY_LEDGER_TRAITS if stage == Stage.PLAY else ()
-    )
-    return any(fnmatchcase(trait, pattern) for pattern in patterns)
-
-
 def end_adventure(*, user: AbstractBaseUser, campaign_id: int) -> int:
     """The GM marks the end of an adventure for the whole table: undo closes and, in WEG,
     each skill may rise a pip again. Returns how many characters moved on."""
@@ -1181,7 +1063,7 @@ def end_adventure_alone(*, user: AbstractBaseUser, character_id: int, expected_v
 
 def _next_adventure(character: Character, user: AbstractBaseUser) -> None:
     ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
-    before = _state(character)
+    before = revision_state(character)
     sheet = character.sheet
     for trait, raw in advancement.adventure_end_edits(sheet):
         sheet = ruleset.apply_edit(sheet, trait, raw, _settings(character))
@@ -1189,7 +1071,7 @@ def _next_adventure(character: Character, user: AbstractBaseUser) -> None:
     character.adventure += 1
     character.version += 1
     character.save(update_fields=["sheet", "adventure", "version", "updated_at"])
-    _record(character, user, f"Adventure {character.adventure - 1} ended", before)
+    record_revision(character, user, f"Adventure {character.adventure - 1} ended", before)
 
 
 def entries(character: Character) -> QuerySet[LedgerEntry]:

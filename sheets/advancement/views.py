@@ -15,9 +15,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from sheets.characters import ledger
+from sheets.advancement import services as ledger
+from sheets.advancement.figures import (
+    advancement_for,
+    carried_over,
+    figures,
+    may_award,
+    unit_of,
+    with_figures,
+)
+from sheets.advancement.services import LedgerRefused, Quote
 from sheets.characters.layouts import layout_for
-from sheets.characters.ledger import LedgerRefused, Quote
 from sheets.characters.models import Character
 from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
 
@@ -32,7 +40,7 @@ def _ledger_page(
     refused: LedgerRefused | None = None,
     form: str = "",
 ) -> HttpResponse:
-    known = ledger.figures(character)
+    known = figures(character)
     entries = list(ledger.entries(character))
     quotes = ledger.quotes(character, known) if access.owner else []
     search = request.GET.get("q", "").strip()[:60]
@@ -41,7 +49,7 @@ def _ledger_page(
         "character": character,
         "access": access,
         "figures": known,
-        "unit": ledger.unit_of(character),
+        "unit": unit_of(character),
         "quote_sections": _sections(character, quotes, search),
         "quotes": quotes,
         "search": search,
@@ -51,16 +59,16 @@ def _ledger_page(
         # Undo is judged on every entry: a value's correction is two entries, maybe on
         # two pages.
         "undoable": ledger.undoable(entries),
-        "carried_over": {entry.pk for entry in entries if ledger.carried_over(entry)},
-        "may_award": ledger.may_award(access, character),
+        "carried_over": {entry.pk for entry in entries if carried_over(entry)},
+        "may_award": may_award(access, character),
         "in_play": character.sheet.get("stage") == "play",
-        "reason_required": ledger.advancement_for(character.system).REASON_REQUIRED,
+        "reason_required": advancement_for(character.system).REASON_REQUIRED,
         "consent_choices": (
-            ledger.advancement_for(character.system).consent_choices(character.sheet)
+            advancement_for(character.system).consent_choices(character.sheet)
             if access.owner
             else []
         ),
-        "correctable": ledger.correctable(character) if ledger.may_award(access, character) else [],
+        "correctable": ledger.correctable(character) if may_award(access, character) else [],
         "error": refused.message if refused else "",
         # A refusal of a form this viewer is not shown is told at the top of the page.
         "error_form": form if form in _forms_shown(access, character) else "",
@@ -112,7 +120,7 @@ def _forms_shown(access: CharacterAccess, character: Character) -> set[str]:
     shown = {"undo"}
     if access.owner:
         shown |= {"buy", "ask"}
-    if ledger.may_award(access, character):
+    if may_award(access, character):
         shown |= {"award", "correct", "correct_trait", "consent"}
     return shown
 
@@ -281,10 +289,10 @@ def ledger_end_adventure(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _table_page(request, campaign, *, error: str = "", done: str = "") -> HttpResponse:
-    characters = ledger.with_figures(campaign.characters.select_related("owner")).order_by(
+    characters = with_figures(campaign.characters.select_related("owner")).order_by(
         "owner__username", "name", "pk"
     )
-    rows = [(character, ledger.figures(character)) for character in characters]
+    rows = [(character, figures(character)) for character in characters]
     return render(
         request,
         "characters/ledger_table.html",

@@ -10,10 +10,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from rulesets.core.parsing import ascii_number
-from sheets.characters.history import HistoryBroken, as_changes, change_lines, state_at
 from sheets.characters.models import Character
-from sheets.characters.restore import RestoreRefused, character_restore, restore_plan
 from sheets.characters.services import StaleVersion
+from sheets.history.revisions import HistoryBroken, as_changes, change_lines, state_at
+from sheets.history.services import RestoreRefused, character_restore, restore_plan
 from sheets.permissions import CharacterAccess, Need, character_for
 
 PER_PAGE = 25

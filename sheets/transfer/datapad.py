@@ -17,7 +17,7 @@ The format (documented in README.md, "Character files"):
 
 Version 1 files (no ledger, history or adventure) still import. The ledger keeps its
 entries' dates, authors' names and which purchase each refund undoes; the history keeps
-every revision (history.py), so the imported character's versions and diffs are the
+every revision (sheets/history/revisions.py), so the imported character's versions and diffs are the
 exported one's, and one more revision says who imported it.
 """
 
@@ -37,15 +37,17 @@ from django.utils.dateparse import parse_datetime
 from rulesets.core import InvalidEdit, InvalidSheet
 from rulesets.core.parsing import printable
 from rulesets.registry import SYSTEMS, get_ruleset
-from sheets.characters.history import (
+from sheets.advancement.models import LedgerEntry
+from sheets.characters.models import Character
+from sheets.characters.services import clean_name
+from sheets.history.models import Revision
+from sheets.history.revisions import (
     CHANGES_KEPT,
     HistoryBroken,
-    _record,
     check_ops,
+    record_revision,
     revert_ops,
 )
-from sheets.characters.models import Character, LedgerEntry, Revision
-from sheets.characters.services import clean_name
 
 FORMAT = "datapad-character"
 SCHEMA_VERSION = 2
@@ -279,7 +281,7 @@ def import_character(*, owner: AbstractBaseUser, raw: bytes) -> Character:
             for revision in history
         )
         _store_ledger(character, ledger)
-        _record(character, owner, "Imported from a file", exported if history else {})
+        record_revision(character, owner, "Imported from a file", exported if history else {})
     return character
 
 

@@ -30,7 +30,9 @@ from rulesets.core.caps import grown_past_cap
 from rulesets.core.diff import Change, row_changes
 from rulesets.core.parsing import printable
 from rulesets.registry import get_ruleset
-from sheets.characters.models import Character, Revision
+from sheets.characters.models import Character
+from sheets.characters.state import sheet_state
+from sheets.history.models import Revision
 from sheets.statements import insert_row
 
 Op = dict[str, Any]
@@ -180,7 +182,7 @@ def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix: value}
 
 
-def _changes(before: dict, after: dict) -> tuple[dict, dict]:
+def changes_between(before: dict, after: dict) -> tuple[dict, dict]:
     """The dotted paths whose value differs, lists taken whole, with their two values."""
     old, new = _flatten(before), _flatten(after)
     changed = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
@@ -188,7 +190,7 @@ def _changes(before: dict, after: dict) -> tuple[dict, dict]:
 
 
 def touched_paths(ops: Iterable[Op]) -> set[str]:
-    """The dotted paths `_changes` names for the same write.
+    """The dotted paths `changes_between` names for the same write.
 
     Two people at one sheet merge when they touched different paths; a list counts as one
     path, since a row added by one moves the rows the other is changing.
@@ -210,7 +212,7 @@ def touched_paths(ops: Iterable[Op]) -> set[str]:
 # Revisions of a character ------------------------------------------------------------------
 
 
-def _state(character: Character) -> dict:
+def revision_state(character: Character) -> dict:
     return {
         "name": character.name,
         "settings": character.rule_settings,
@@ -265,8 +267,6 @@ def change_lines(
         # Through the sheet cache: the edit response asks the engine about the same two
         # sheets, so the write and the response share one answer for each. (Imported
         # here: the layouts import the ledger, which imports this module.)
-        from sheets.characters.layouts.base import sheet_state
-
         old_sheet, new_sheet = judged or (before["sheet"], after["sheet"])
         old_rows = sheet_state(ruleset, old_sheet, chosen).rows
         new_rows = sheet_state(ruleset, new_sheet, chosen).rows
@@ -296,7 +296,7 @@ def as_changes(lines: Iterable[list]) -> list[Change]:
     return [Change("", str(label), old, new) for label, old, new in lines]
 
 
-def _record(
+def record_revision(
     character: Character,
     author: AbstractBaseUser | None,
     summary: str,
@@ -305,7 +305,7 @@ def _record(
 ) -> Revision:
     """Store what the write just saved changed, from the state `before` it (`judged`: see
     change_lines)."""
-    after = _state(character)
+    after = revision_state(character)
     # A new character has no earlier sheet to compare with: "Created" says it all.
     lines = (
         change_lines(character.system, before, after, character.readings_in_force, judged)
@@ -333,7 +333,7 @@ def state_at(character: Character, version: int) -> dict:
     """
     if not 1 <= version <= character.version:
         raise HistoryBroken(f"{character.name} has no version {version}.")
-    state = copy.deepcopy(_state(character))
+    state = copy.deepcopy(revision_state(character))
     later = character.revisions.filter(version__gt=version).order_by("-version")
     for ops in later.values_list("ops", flat=True):
         revert_ops(state, ops)

@@ -6,7 +6,7 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from sheets.characters.schema import character_file_schema
+from sheets.transfer.schema import character_file_schema
 
 
 class Command(BaseCommand):

@@ -1,0 +1,10 @@
+"""Advancement: the ledger: awards, purchases, consent, undo."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class AdvancementConfig(AppConfig):
+    name = "sheets.advancement"
+    label = "advancement"

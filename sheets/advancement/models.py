@@ -1,0 +1,62 @@
+"""The advancement ledger's entries: one model for every system."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from sheets.campaigns.models import Campaign
+from sheets.characters.models import Character
+
+
+class LedgerEntry(models.Model):
+    """One dated line of a character's advancement: an award, a purchase, a refund or a
+    GM's correction. The balance is the sum of `amount` over a character's entries and is
+    never stored, so it cannot disagree with the entries."""
+
+    class Kind(models.TextChoices):
+        AWARD = "award", "Award"
+        PURCHASE = "purchase", "Purchase"
+        REFUND = "refund", "Refund"
+        CORRECTION = "correction", "Correction"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="ledger")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    # Signed, in the system's unit: awards +, purchases −, refunds + (undo of a purchase),
+    # corrections ±.
+    amount = models.IntegerField()
+    unit = models.CharField(max_length=20)
+    trait = models.CharField(max_length=200, blank=True)
+    trait_label = models.CharField(max_length=200, blank=True)
+    # As the sheet shows them ("3", "4D+1").
+    from_value = models.CharField(max_length=100, blank=True)
+    to_value = models.CharField(max_length=100, blank=True)
+    reason = models.TextField(blank=True, max_length=500)
+    # WEG: who taught a Force skill (a purchase without a teacher costs double).
+    teacher = models.CharField(max_length=100, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    campaign = models.ForeignKey(Campaign, on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(help_text="The character's version after this entry.")
+    # A refund points at the purchase (or entry) it undoes; an entry is undone at most once.
+    undoes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by"
+    )
+    # WEG: the adventure the entry belongs to (one pip per skill between adventures).
+    adventure = models.PositiveIntegerField(default=1)
+    # SWd10: a merit bought in play waits for the Storyteller's consent.
+    pending = models.BooleanField(default=False)
+    # Carries over what a sheet held before its ledger (the XP it came with, the raises it
+    # had already bought, what creation left): never undone, only corrected.
+    carried = models.BooleanField(default=False)
+
+    class Meta:
+        # Moved here from the characters app; the table kept its name and its rows.
+        db_table = "characters_ledgerentry"
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["character", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.character_id} {self.kind} {self.amount} {self.unit}"

@@ -1,0 +1,17 @@
+"""URLs of character files: export, import and the file's JSON Schema."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from sheets.transfer import views
+
+urlpatterns = [
+    path("characters/import/", views.character_import, name="character_import"),
+    path("characters/<int:pk>/export/", views.character_export, name="character_export"),
+    path(
+        "schema/character-file.json",
+        views.character_file_schema_view,
+        name="character_file_schema",
+    ),
+]
