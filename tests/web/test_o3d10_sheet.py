@@ -217,6 +217,7 @@ def test_raising_strength_swaps_its_row_and_the_panels_it_feeds_only(player_clie
     assert response.status_code == 200 and "<html" not in text
     assert swapped(text) == {
         "sheet-version",
+        "sheet-notices",
         "sheet-messages",
         "budget",
         "trait-stat-strength",
@@ -260,7 +261,7 @@ def test_an_edit_swaps_only_the_rows_and_panels_it_moved(player_client, blank, d
     response = edit(player_client, blank, data | {"version": 1}, **HTMX)
     text = response.content.decode()
     # The title and the budget go only when they change (the name, a pool).
-    shell = {"sheet-version", "sheet-messages"}
+    shell = {"sheet-version", "sheet-notices", "sheet-messages"}
     assert swapped(text) == shell | swaps
     assert len(response.content) < 9000
 

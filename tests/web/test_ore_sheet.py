@@ -450,6 +450,7 @@ def test_a_typed_weapon_name_swaps_only_its_own_field(player_client, demo):
     # budget did not change.
     assert oob_ids(html) == {
         "sheet-version",
+        "sheet-notices",
         "sheet-messages",
         "trait-weapon-1-name",
     }
