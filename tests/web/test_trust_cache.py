@@ -22,7 +22,9 @@ def link(player, swd10_character):
     return share_link_create(user=player, character_id=swd10_character.pk)
 
 
-def test_the_share_links_page_and_pdf_are_private_and_not_stored(link):
+def test_the_share_links_page_and_pdf_are_private_and_not_stored_as_every_file(
+    link, player_client, swd10_character
+):
     anonymous = Client()
     page = anonymous.get(reverse("shared_sheet", args=[link.token]))
     pdf = anonymous.get(reverse("shared_pdf", args=[link.token]))
@@ -30,6 +32,12 @@ def test_the_share_links_page_and_pdf_are_private_and_not_stored(link):
     assert pdf["Content-Type"] == "application/pdf"
     assert _private_and_not_stored(page), page.get("Cache-Control")
     assert _private_and_not_stored(pdf), pdf.get("Cache-Control")
+    # The owner's own files say the same.
+    for name in ("character_pdf", "character_export"):
+        response = player_client.get(reverse(name, args=[swd10_character.pk]))
+        assert response.status_code == 200, name
+        assert "attachment" in response["Content-Disposition"], name
+        assert _private_and_not_stored(response), (name, response.get("Cache-Control"))
 
 
 def test_the_share_links_pdf_is_private_for_a_logged_in_visitor_too(other_player, link):
@@ -45,11 +53,3 @@ def test_a_revoked_links_answer_is_not_stored_either(player, swd10_character, li
     gone = Client().get(reverse("shared_pdf", args=[link.token]))
     assert gone.status_code == 404
     assert _private_and_not_stored(gone), gone.get("Cache-Control")
-
-
-def test_the_owners_pdf_and_export_are_private_and_not_stored(player_client, swd10_character):
-    for name in ("character_pdf", "character_export"):
-        response = player_client.get(reverse(name, args=[swd10_character.pk]))
-        assert response.status_code == 200, name
-        assert "attachment" in response["Content-Disposition"], name
-        assert _private_and_not_stored(response), (name, response.get("Cache-Control"))

@@ -67,3 +67,26 @@ def test_old_notes_stay_with_the_table_that_wrote_them_and_a_moved_sheet_takes_n
         assert not GMNote.objects.filter(campaign_id=second.pk).exists()
     finally:
         call_command("migrate", verbosity=0)
+
+
+def test_going_back_keeps_the_note_of_the_sheets_current_table():
+    try:
+        apps = _migrate(AFTER)
+        User = apps.get_model("auth", "User")
+        Campaign = apps.get_model("campaigns", "Campaign")
+        Character = apps.get_model("characters", "Character")
+        GMNote = apps.get_model("characters", "GMNote")
+        player = User.objects.create(username="player")
+        first = Campaign.objects.create(name="First", system="swd10")
+        second = Campaign.objects.create(name="Second", system="swd10")
+        moved = Character.objects.create(
+            owner=player, name="Moved", system="swd10", campaign=second
+        )
+        GMNote.objects.create(character=moved, campaign=second, text="second's")
+        GMNote.objects.create(character=moved, campaign=first, text="first's")
+
+        apps = _migrate(BEFORE)
+        GMNote = apps.get_model("characters", "GMNote")
+        assert list(GMNote.objects.values_list("character_id", "text")) == [(moved.pk, "second's")]
+    finally:
+        call_command("migrate", verbosity=0)

@@ -32,48 +32,33 @@ def _role(table, user) -> str:
     return Membership.objects.get(campaign=table, user=user).role
 
 
-def test_a_co_gm_cannot_demote_the_tables_creator(table, gm, co_gm):
-    creator = table.memberships.get(user=gm)
-    response = _logged_in(co_gm).post(
-        reverse("campaign_member_role", args=[table.pk, creator.pk]), {"role": "player"}
-    )
-    assert response.status_code == 400
-    assert "Only the GM who started this table can change their own role." in (
-        response.content.decode()
-    )
-    assert _role(table, gm) == Role.GM
-
-
-def test_the_co_gm_is_not_offered_the_button_on_the_creators_line(table, gm, co_gm):
-    creator = table.memberships.get(user=gm)
-    body = _logged_in(co_gm).get(reverse("campaign_detail", args=[table.pk])).content.decode()
-    assert reverse("campaign_member_role", args=[table.pk, creator.pk]) not in body
-    # Their own line still has it: a co-GM may step down.
-    own = table.memberships.get(user=co_gm)
-    assert reverse("campaign_member_role", args=[table.pk, own.pk]) in body
-
-
-def test_the_creator_may_step_down_by_their_own_choice(table, gm, co_gm):
-    creator = table.memberships.get(user=gm)
-    response = _logged_in(gm).post(
-        reverse("campaign_member_role", args=[table.pk, creator.pk]), {"role": "player"}
-    )
-    assert response.status_code == 302
-    assert _role(table, gm) == Role.PLAYER
-
-
-def test_once_the_creator_stepped_down_the_gm_left_may_make_them_a_gm_again(table, gm, co_gm):
+def test_a_co_gm_cannot_demote_the_creator_who_may_step_down_and_be_made_gm_again(table, gm, co_gm):
     creator = table.memberships.get(user=gm)
     url = reverse("campaign_member_role", args=[table.pk, creator.pk])
+    refused = _logged_in(co_gm).post(url, {"role": "player"})
+    assert refused.status_code == 400
+    assert "Only the GM who started this table can change their own role." in (
+        refused.content.decode()
+    )
+    assert _role(table, gm) == Role.GM
+    # The creator steps down by their own choice; the GM left may make them a GM again.
     assert _logged_in(gm).post(url, {"role": "player"}).status_code == 302
+    assert _role(table, gm) == Role.PLAYER
     assert _logged_in(co_gm).post(url, {"role": "gm"}).status_code == 302
     assert _role(table, gm) == Role.GM
 
 
-def test_the_creator_still_demotes_a_co_gm(table, gm, co_gm):
-    member = table.memberships.get(user=co_gm)
-    response = _logged_in(gm).post(
-        reverse("campaign_member_role", args=[table.pk, member.pk]), {"role": "player"}
+def test_the_co_gm_has_no_button_on_the_creators_line_and_the_creator_still_demotes_them(
+    table, gm, co_gm
+):
+    creator = table.memberships.get(user=gm)
+    own = table.memberships.get(user=co_gm)
+    body = _logged_in(co_gm).get(reverse("campaign_detail", args=[table.pk])).content.decode()
+    assert reverse("campaign_member_role", args=[table.pk, creator.pk]) not in body
+    # Their own line still has it: a co-GM may step down.
+    assert reverse("campaign_member_role", args=[table.pk, own.pk]) in body
+    demoted = _logged_in(gm).post(
+        reverse("campaign_member_role", args=[table.pk, own.pk]), {"role": "player"}
     )
-    assert response.status_code == 302
+    assert demoted.status_code == 302
     assert _role(table, co_gm) == Role.PLAYER
