@@ -11,7 +11,7 @@ Where each existing note goes:
   one): the latest table where the sheet was reviewed and its writer is a GM, the one it was
   most likely written at. Failing that, no table: a private note whose table is unknown is
   shown to nobody rather than to a GM who may not be the one it was written for. It stays in
-  the database (the admin sees it) and is deleted with its character.
+  the database, read by no page, and is deleted with its character.
 """
 
 from __future__ import annotations
