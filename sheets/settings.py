@@ -114,6 +114,14 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL: the task worker's writes and the pages' reads go on together. IMMEDIATE: a
+    # transaction takes the write lock when it begins, so two writers wait their turn (up
+    # to `timeout` seconds) instead of one failing with "database is locked" when it tries
+    # to turn its read into a write (tests/printing/test_sqlite_under_the_worker.py).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"init_command": "PRAGMA journal_mode=WAL", "transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
