@@ -27,7 +27,6 @@ from rulesets.core import Setter, TraitRow
 from rulesets.registry import get_ruleset
 from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, GMNote, ShareLink
-from sheets.statements import row_by_key
 
 User = AbstractBaseUser | AnonymousUser
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -100,16 +99,19 @@ def character_for(
     """Load a character for `need`: 404 if the user may not see it, 403 if not act on it.
 
     Who may see it is `character_access`'s answer (the owner, a GM of its table), the same
-    as `visible_characters`; the row is read by its key alone, a cheaper query to build
-    than the visibility filter, on every edit.
+    as `visible_characters`; the row is read by its key alone, with its campaign.
     """
     if not user.is_authenticated:
         raise Http404("No such character.")
-    # Lock the character's row only, not its campaign's.
-    character = row_by_key(Character, pk, for_update=for_update)
-    if character is not None and character.campaign_id is not None:
-        campaign = row_by_key(Campaign, character.campaign_id)
-        Character.campaign.field.set_cached_value(character, campaign)
+    rows = Character.objects.select_related("campaign")
+    if for_update:
+        # Lock the character's row only, not its campaign's ("self": PostgreSQL also
+        # refuses to lock the nullable side of the join).
+        rows = rows.select_for_update(of=("self",))
+    try:
+        character = rows.get(pk=pk)
+    except Character.DoesNotExist:
+        character = None
     access = CharacterAccess() if character is None else character_access(user, character)
     if character is None or not access.view:
         raise Http404("No such character.")

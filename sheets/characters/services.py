@@ -35,7 +35,6 @@ from sheets.history.revisions import (
     revision_state,
 )
 from sheets.permissions import CharacterAccess, Need, character_for, gm_rows, trait_refusal
-from sheets.statements import update_row
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
@@ -249,7 +248,7 @@ def character_apply_edits(
         character.version += 1
         if finished:
             character.sheet = ledger.creation_left_over(character, sheet, user)
-        update_row(character, EDITED_FIELDS)
+        character.save(update_fields=EDITED_FIELDS)
         advancement = advancement_for(character.system)
         judged = (
             advancement.with_ledger(before["sheet"], known),

@@ -33,7 +33,6 @@ from rulesets.registry import get_ruleset
 from sheets.characters.models import Character
 from sheets.characters.state import sheet_state
 from sheets.history.models import Revision
-from sheets.statements import insert_row
 
 Op = dict[str, Any]
 Step = str | int
@@ -312,17 +311,15 @@ def record_revision(
         if before
         else []
     )
-    return insert_row(
-        Revision(
-            character=character,
-            author=author,
-            version=character.version,
-            # The summary quotes what was typed, part of which the edit may not have read.
-            summary=printable(summary[:200]),
-            ops=diff_ops(before, after),
-            changes=kept_lines(lines),
-            changes_more=max(0, len(lines) - CHANGES_KEPT),
-        )
+    return Revision.objects.create(
+        character=character,
+        author=author,
+        version=character.version,
+        # The summary quotes what was typed, part of which the edit may not have read.
+        summary=printable(summary[:200]),
+        ops=diff_ops(before, after),
+        changes=kept_lines(lines),
+        changes_more=max(0, len(lines) - CHANGES_KEPT),
     )
 
 
