@@ -25,7 +25,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from rulesets.core import InvalidEdit
+from rulesets.core import InvalidEdit, InvalidSheet
 from rulesets.core.caps import grown_past_cap
 from rulesets.core.diff import Change, row_changes
 from rulesets.core.parsing import printable
@@ -267,13 +267,33 @@ def change_lines(
         # sheets, so the write and the response share one answer for each. (Imported
         # here: the layouts import the ledger, which imports this module.)
         old_sheet, new_sheet = judged or (before["sheet"], after["sheet"])
-        old_rows = sheet_state(ruleset, old_sheet, chosen).rows
-        new_rows = sheet_state(ruleset, new_sheet, chosen).rows
+        old_rows = _judged_rows(ruleset, old_sheet, chosen)
+        new_rows = _judged_rows(ruleset, new_sheet, chosen)
         lines.extend(
             [change.label, change.before, change.after]
             for change in row_changes(old_rows, new_rows)
         )
     return lines
+
+
+def _judged_rows(ruleset: Any, sheet: Any, chosen: Mapping) -> list:
+    """The engine's rows of a sheet rebuilt from the history.
+
+    The engine reads whole sheets. A version rebuilt from an imported history is the file's
+    sheet as it was written, which may leave out what today's schema fills by default (or
+    be of an older shape): when the engine cannot read it, it reads its normal form, and
+    a version no schema accepts is a history that does not fit, said as such.
+    """
+    try:
+        return sheet_state(ruleset, sheet, chosen).rows
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        try:
+            normal = ruleset.validate_sheet(sheet)
+        except (InvalidSheet, InvalidEdit) as error:
+            raise HistoryBroken(
+                f"A version of this history does not fit today's sheet ({error})."
+            ) from None
+        return sheet_state(ruleset, normal, chosen).rows
 
 
 def _cut(value: str | None, limit: int) -> str | None:

@@ -25,28 +25,39 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import datetime
 from typing import Any, NoReturn
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
+from pydantic import ValidationError
 
 from rulesets.core import InvalidEdit, InvalidSheet
-from rulesets.core.parsing import printable
+from rulesets.core.parsing import printable, storable
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.advancement.models import LedgerEntry
 from sheets.characters.models import Character
-from sheets.characters.services import clean_name
+from sheets.characters.services import NAME_MAX_LENGTH, clean_name
 from sheets.history.models import Revision
 from sheets.history.revisions import (
     CHANGES_KEPT,
     HistoryBroken,
-    check_ops,
+    change_lines,
+    diff_ops,
+    kept_lines,
     record_revision,
     revert_ops,
+    state_at,
+)
+from sheets.transfer.records import (
+    MOST_AMOUNT,
+    MOST_ENTRIES,
+    MOST_REVISIONS,
+    EntryRecord,
+    RevisionRecord,
+    describe,
+    moment,
 )
 
 FORMAT = "datapad-character"
@@ -54,31 +65,6 @@ SCHEMA_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 _KEYS_V1 = {"format", "schema_version", "system", "name", "rule_settings", "sheet", "exported_at"}
 _KEYS = _KEYS_V1 | {"adventure", "ledger", "history"}
-_REVISION_KEYS = {"version", "created_at", "author", "summary", "ops", "changes", "changes_more"}
-_ENTRY_KEYS = {
-    "id",
-    "kind",
-    "amount",
-    "unit",
-    "trait",
-    "trait_label",
-    "from_value",
-    "to_value",
-    "reason",
-    "teacher",
-    "author",
-    "created_at",
-    "version",
-    "undoes",
-    "adventure",
-    "pending",
-    "carried",
-}
-# Far above what play makes (a write a minute for years), far below what would strain a
-# request: the file's size limit bounds them too.
-MOST_REVISIONS = 20_000
-MOST_ENTRIES = 20_000
-MOST_AMOUNT = 10**9
 
 
 # A whole number in a sheet is small; a longer one is refused before Python converts it
@@ -108,7 +94,8 @@ def too_large(size: int) -> ImportRefused:
     )
 
 
-def export_character(character: Character) -> dict[str, Any]:
+def _full_export(character: Character) -> dict[str, Any]:
+    """The whole file: every revision, however many."""
     revisions = character.revisions.select_related("author").order_by("version")
     entries = list(character.ledger.select_related("author").order_by("pk"))
     number = {entry.pk: index for index, entry in enumerate(entries, start=1)}
@@ -158,6 +145,86 @@ def export_character(character: Character) -> dict[str, Any]:
         ],
         "exported_at": timezone.now().isoformat(timespec="seconds"),
     }
+
+
+def file_bytes(data: dict[str, Any]) -> bytes:
+    """A character file as the export sends it (indented, so a person can read it)."""
+    return json.dumps(data, indent=2, ensure_ascii=False).encode()
+
+
+def export_character(character: Character) -> dict[str, Any]:
+    """The character file of `character`, small enough to be imported again.
+
+    Every write adds a revision, so a long-played sheet's history outgrows the import's
+    size limit (some 1,800 saves of a 2 KB note make 8 MB). The newest revisions then go
+    in whole; the oldest but the first are merged into one revision, which turns the first
+    version into the last one merged. The versions the ledger names stay as they were.
+    """
+    data = _full_export(character)
+    history = data["history"]
+    limit = settings.CHARACTER_IMPORT_MAX_BYTES
+    if len(history) <= MOST_REVISIONS and len(file_bytes(data)) <= limit:
+        return data
+    envelope = len(file_bytes(data | {"history": []}))
+    sizes = [_size_in_file(file_bytes(revision)) for revision in history]
+    # The first revision, the merged one and the newest kept; the merged one is about the
+    # size of the sheet twice over.
+    room = limit - envelope - sizes[0] - 2 * len(file_bytes(data["sheet"])) - 4096
+    kept, used = 0, 0
+    while kept < len(history) - 2 and kept < MOST_REVISIONS - 2 and used + sizes[-1 - kept] <= room:
+        used += sizes[-1 - kept]
+        kept += 1
+    while True:
+        data["history"] = _compacted(character, history, kept)
+        if len(file_bytes(data)) <= limit or kept == 0:
+            return data
+        # The merged revision came out larger than thought: keep fewer.
+        kept = kept * 9 // 10
+
+
+def _size_in_file(dumped: bytes) -> int:
+    # Two levels into the file, each line of a revision is four spaces further in.
+    return len(dumped) + 4 * dumped.count(b"\n") + 6
+
+
+def _compacted(character: Character, history: list[dict], kept: int) -> list[dict]:
+    """The first revision, one merging the next ones, and the newest `kept` revisions."""
+    first, merged, newest = (
+        history[0],
+        history[1 : len(history) - kept],
+        history[len(history) - kept :],
+    )
+    if not merged:
+        return history
+    last = merged[-1]
+    try:
+        before = state_at(character, first["version"])
+        after = state_at(character, last["version"])
+    except HistoryBroken:
+        # A history that does not lead back cannot be merged; its newest part still can go.
+        return newest
+    try:
+        lines = change_lines(character.system, before, after, character.readings_in_force)
+    except HistoryBroken:
+        lines = []
+    authors = {revision["author"] for revision in merged}
+    summary = (
+        f"Versions {merged[0]['version']} to {last['version']}, merged in an exported file "
+        f"({len(merged)} revisions)"
+    )
+    return [
+        first,
+        {
+            "version": last["version"],
+            "created_at": last["created_at"],
+            "author": authors.pop() if len(authors) == 1 else "",
+            "summary": summary[:200],
+            "ops": diff_ops(before, after),
+            "changes": kept_lines(lines),
+            "changes_more": max(0, len(lines) - CHANGES_KEPT),
+        },
+        *newest,
+    ]
 
 
 def _not_a_number(name: str) -> NoReturn:
@@ -281,29 +348,25 @@ def import_character(*, owner: AbstractBaseUser, raw: bytes) -> Character:
             for revision in history
         )
         _store_ledger(character, ledger)
-        record_revision(character, owner, "Imported from a file", exported if history else {})
+        # The file's sheet as the engine reads it is its normal form, the one stored: the
+        # defaults validation filled in change nothing a player reads (and the engine,
+        # which reads only whole sheets, is never asked about the file's raw one).
+        record_revision(
+            character,
+            owner,
+            "Imported from a file",
+            exported if history else {},
+            judged=(sheet, sheet),
+        )
     return character
 
 
-def _text(value: Any, what: str, limit: int, *, lines: bool = False) -> str:
-    if not isinstance(value, str) or len(value) > limit:
-        raise ImportRefused(f"{what} must be text of at most {limit} characters.")
-    if printable(value) != value or any(ord(c) < 32 and not (lines and c in "\n\t") for c in value):
-        raise ImportRefused(f"{what} holds a character that cannot be stored.")
-    return value
-
-
-def _whole(value: Any, what: str, minimum: int, maximum: int = MOST_AMOUNT) -> int:
-    if type(value) is not int or not minimum <= value <= maximum:
-        raise ImportRefused(f"{what} must be a whole number from {minimum} to {maximum}.")
-    return value
-
-
-def _moment(value: Any, what: str) -> datetime:
-    moment = parse_datetime(value) if isinstance(value, str) else None
-    if moment is None or moment.tzinfo is None:
-        raise ImportRefused(f"{what} must be a date and time with its offset (ISO 8601).")
-    return moment
+def _record(model: type, item: Any, where: str) -> Any:
+    """`item` checked against its declared shape; ImportRefused names the faults in it."""
+    try:
+        return model.model_validate(item)
+    except ValidationError as error:
+        raise ImportRefused(f"{where}: {describe(error)}.") from None
 
 
 def _history(raw: Any) -> list[dict]:
@@ -313,89 +376,86 @@ def _history(raw: Any) -> list[dict]:
     revisions, previous = [], 0
     for number, item in enumerate(raw, start=1):
         where = f"history revision {number}"
-        if not isinstance(item, dict) or set(item) - _REVISION_KEYS or "ops" not in item:
-            raise ImportRefused(f"{where} is not a revision (version, summary, ops…).")
-        version = _whole(item.get("version"), f"{where}: “version”", previous + 1)
-        try:
-            ops = check_ops(item["ops"])
-        except ValueError as error:
-            raise ImportRefused(f"{where}: {error}") from None
-        changes = item.get("changes", [])
-        if not isinstance(changes, list) or len(changes) > CHANGES_KEPT:
-            raise ImportRefused(f"{where}: “changes” is a list of at most {CHANGES_KEPT}.")
-        for line in changes:
-            if not isinstance(line, list) or len(line) != 3:
-                raise ImportRefused(f"{where}: a change is [label, before, after].")
-            _text(line[0], f"{where}: a change's label", 200)
-            for value in line[1:]:
-                if value is not None:
-                    _text(value, f"{where}: a changed value", 2000, lines=True)
+        record = _record(RevisionRecord, item, where)
+        if record.version <= previous:
+            raise ImportRefused(
+                f"{where}: “version” must be a whole number from {previous + 1} "
+                f"(the versions go up)."
+            )
         revisions.append(
             {
-                "version": version,
-                "created_at": _moment(item.get("created_at"), f"{where}: “created_at”"),
-                "author": _text(item.get("author", ""), f"{where}: “author”", 150),
-                "summary": _text(item.get("summary", ""), f"{where}: “summary”", 200),
-                "ops": ops,
-                "changes": changes,
-                "changes_more": _whole(item.get("changes_more", 0), f"{where}: “changes_more”", 0),
+                "version": record.version,
+                "created_at": moment(record.created_at),
+                "author": record.author,
+                "summary": record.summary,
+                # Checked, never cleaned: the operations are stored as the file wrote them.
+                "ops": item["ops"],
+                "changes": record.changes,
+                "changes_more": record.changes_more,
             }
         )
-        previous = version
+        previous = record.version
     return revisions
 
 
+def _state_fault(state: dict) -> str:
+    """What makes a rebuilt state no state a character could have had ("" when none)."""
+    name = state.get("name")
+    if not isinstance(name, str) or len(name) > NAME_MAX_LENGTH or not storable(name):
+        return f"its name is not text of at most {NAME_MAX_LENGTH} characters"
+    if not isinstance(state.get("settings"), dict):
+        return "its rule readings are not an object"
+    if not isinstance(state.get("sheet"), dict):
+        return "its sheet is not an object"
+    return ""
+
+
 def _check_leads_back(exported: dict, history: list[dict]) -> None:
+    """Every version the history names can be rebuilt from the file's sheet.
+
+    Each earlier state must still be a name, readings and a sheet: the history page, its
+    diff and restore read them. (Their sheets are judged by today's schema when read.)
+    """
     state = copy.deepcopy(exported)
-    try:
-        for revision in reversed(history):
+    for position in range(len(history) - 1, -1, -1):
+        revision = history[position]
+        try:
             revert_ops(state, revision["ops"])
-    except HistoryBroken:
-        raise ImportRefused(
-            f"The history in the file does not lead back from its sheet (at version "
-            f"{revision['version']})."
-        ) from None
+        except HistoryBroken:
+            raise ImportRefused(
+                f"The history in the file does not lead back from its sheet (at version "
+                f"{revision['version']})."
+            ) from None
+        # Before version 1 there is nothing (a creation reverts to empty), and no page asks.
+        fault = _state_fault(state) if revision["version"] > 1 else ""
+        if fault:
+            raise ImportRefused(
+                f"The history in the file leads back to a version {revision['version'] - 1} "
+                f"where {fault}."
+            )
 
 
 def _ledger(raw: Any, last_version: int) -> list[dict]:
     """The file's ledger entries, checked, in order; refunds name an earlier entry."""
     if not isinstance(raw, list) or len(raw) > MOST_ENTRIES:
         raise ImportRefused(f"“ledger” must be a list of at most {MOST_ENTRIES} entries.")
-    kinds = set(LedgerEntry.Kind.values)
     entries: dict[int, dict] = {}
     undone: set[int] = set()
     for number, item in enumerate(raw, start=1):
         where = f"ledger entry {number}"
-        if not isinstance(item, dict) or set(item) - _ENTRY_KEYS:
-            raise ImportRefused(f"{where} is not a ledger entry (kind, amount, unit…).")
-        ident = _whole(item.get("id"), f"{where}: “id”", 1)
-        if ident in entries:
-            raise ImportRefused(f"{where}: id {ident} is used twice.")
-        undoes = item.get("undoes")
+        record = _record(EntryRecord, item, where)
+        if record.id in entries:
+            raise ImportRefused(f"{where}: id {record.id} is used twice.")
+        undoes = record.undoes
         if undoes is not None and (undoes not in entries or undoes in undone):
             raise ImportRefused(f"{where} undoes an entry that is not earlier in the file.")
-        if item.get("kind") not in kinds:
-            raise ImportRefused(f"{where}: “kind” is one of {', '.join(sorted(kinds))}.")
-        for flag in ("pending", "carried"):
-            if type(item.get(flag, False)) is not bool:
-                raise ImportRefused(f"{where}: “{flag}” is true or false.")
-        entries[ident] = {
-            "kind": item["kind"],
-            "amount": _whole(item.get("amount"), f"{where}: “amount”", -MOST_AMOUNT),
-            "unit": _text(item.get("unit", ""), f"{where}: “unit”", 20),
-            "trait": _text(item.get("trait", ""), f"{where}: “trait”", 200),
-            "trait_label": _text(item.get("trait_label", ""), f"{where}: “trait_label”", 200),
-            "from_value": _text(item.get("from_value", ""), f"{where}: “from_value”", 100),
-            "to_value": _text(item.get("to_value", ""), f"{where}: “to_value”", 100),
-            "reason": _text(item.get("reason", ""), f"{where}: “reason”", 500, lines=True),
-            "teacher": _text(item.get("teacher", ""), f"{where}: “teacher”", 100),
-            "author": _text(item.get("author", ""), f"{where}: “author”", 150),
-            "created_at": _moment(item.get("created_at"), f"{where}: “created_at”"),
-            "version": _whole(item.get("version"), f"{where}: “version”", 1, max(last_version, 1)),
-            "undoes": undoes,
-            "adventure": _whole(item.get("adventure", 1), f"{where}: “adventure”", 1),
-            "pending": item.get("pending", False),
-            "carried": item.get("carried", False),
+        if record.version > max(last_version, 1):
+            raise ImportRefused(
+                f"{where}: “version” must be a whole number from 1 to {max(last_version, 1)} "
+                "(a version of the history)."
+            )
+        entries[record.id] = record.model_dump(exclude={"id"}) | {
+            "created_at": moment(record.created_at)
         }
         if undoes is not None:
             undone.add(undoes)

@@ -6,7 +6,8 @@ import json
 
 from rulesets.core.schema import json_schema
 from rulesets.registry import SYSTEMS, get_ruleset
-from sheets.transfer.datapad import FORMAT, MOST_ENTRIES, MOST_REVISIONS, SCHEMA_VERSION
+from sheets.transfer.datapad import FORMAT, SCHEMA_VERSION
+from sheets.transfer.records import MOST_ENTRIES, MOST_REVISIONS
 
 _TEXT = {"type": "string"}
 _WHOLE = {"type": "integer"}

@@ -13,7 +13,13 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from sheets.permissions import character_for
-from sheets.transfer.datapad import ImportRefused, export_character, import_character, too_large
+from sheets.transfer.datapad import (
+    ImportRefused,
+    export_character,
+    file_bytes,
+    import_character,
+    too_large,
+)
 from sheets.transfer.schema import character_file_schema
 
 
@@ -21,8 +27,9 @@ from sheets.transfer.schema import character_file_schema
 @login_required
 def character_export(request: HttpRequest, pk: int) -> HttpResponse:
     character = character_for(request.user, pk)[0]
-    body = json.dumps(export_character(character), indent=2, ensure_ascii=False)
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        file_bytes(export_character(character)), content_type="application/json; charset=utf-8"
+    )
     filename = slugify(character.name) or "character"
     response["Content-Disposition"] = f'attachment; filename="{filename}.datapad.json"'
     return response
