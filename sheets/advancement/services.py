@@ -9,6 +9,7 @@ engine checks, prices or pays (see rulesets/core/ledger.py).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -550,6 +551,200 @@ def correct_trait(
                 **line,
             )
         return entry
+
+
+# --- restores, priced on the ledger ---------------------------------------------------------
+
+# A restore whose values the engine prices differently from now, with no row of its own to
+# name (an SWd10 language or technique): its ledger lines carry this trait.
+WORTH_TRAIT = "restore.worth"
+# Parts of a sheet in play that only the ledger writes: a restore keeps them as they are
+# now. WEG's one-pip window lists the raises bought this adventure; an older window would
+# let a skill rise twice in one adventure, or forbid a raise whose purchase was undone.
+KEPT_BY_THE_LEDGER = {"weg_d6": ("interval",)}
+
+
+@dataclass(frozen=True)
+class PricedChange:
+    """One value the ledger prices that a restore would move, as the sheet shows it."""
+
+    trait: str
+    label: str
+    from_value: str
+    to_value: str
+
+
+@dataclass(frozen=True)
+class LedgerCheck:
+    """What a sheet written in place of the current one would do to what the ledger pays
+    for: the priced values it moves, the entries that moved them since the version it
+    comes from, and what its values are worth to the engine beyond today's (0 for WEG,
+    whose engine takes its prices from the points when it pays)."""
+
+    changes: tuple[PricedChange, ...] = ()
+    entries: tuple[LedgerEntry, ...] = ()
+    worth: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.changes)
+
+
+def keep_ledger_parts(character: Character, sheet: dict) -> dict:
+    """The sheet with the parts only the ledger writes taken from the current sheet."""
+    if character.sheet.get("stage") != Stage.PLAY or sheet.get("stage") != Stage.PLAY:
+        return sheet
+    kept = {
+        key: copy.deepcopy(character.sheet[key])
+        for key in KEPT_BY_THE_LEDGER.get(character.system, ())
+        if key in character.sheet
+    }
+    return sheet | kept
+
+
+def _shown_at(rows: dict[str, TraitRow], advancement, sheet: dict, key: str) -> str:
+    row = rows.get(key)
+    if row is None:
+        return advancement.shown_without_row(sheet, key) if key != WORTH_TRAIT else ""
+    if row.kind is RowKind.CODE and not row.shown:
+        # An untrained WEG skill shows its attribute's code: it moves with the attribute,
+        # and nothing was bought for it.
+        return "untrained"
+    return shown(row)
+
+
+def ledger_check(character: Character, sheet: dict, since: int) -> LedgerCheck:
+    """Whether writing `sheet` over the character's (a restore of version `since`) keeps
+    every value the ledger prices as the ledger paid for it.
+
+    In play only the ledger moves those values (purchases, refunds, a GM's corrections),
+    so any of them that differs goes round the ledger: a raise whose purchase was undone
+    comes back free, a GM's correction is undone. A value is priced when the engine quotes
+    a raise of it (on either sheet) or an entry of the ledger names it; and whatever the
+    rows say, the engine's own price of the whole sheet must not move either."""
+    if character.sheet.get("stage") != Stage.PLAY or sheet.get("stage") != Stage.PLAY:
+        return LedgerCheck()
+    ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+    known = figures(character)
+    settings = _settings(character)
+    now = advancement.with_ledger(character.sheet, known)
+    then = advancement.with_ledger(sheet, known)
+    rows_now = {r.key: r for r in ruleset.trait_rows(now, settings)}
+    rows_then = {r.key: r for r in ruleset.trait_rows(then, settings)}
+    named = list(
+        character.ledger.filter(pending=False, carried=False)
+        .exclude(trait="")
+        .exclude(trait=CARRIED_TRAIT)
+        .order_by("version", "pk")
+    )
+    labels = {entry.trait: entry.trait_label for entry in named}
+    keys = [
+        key
+        for key, row in (rows_now | rows_then).items()
+        if row.kind in RAISABLE_KINDS and row.next_cost is not None
+    ]
+    keys += [key for key in labels if key not in keys]
+    changes = []
+    for key in keys:
+        before = _shown_at(rows_now, advancement, now, key)
+        after = _shown_at(rows_then, advancement, then, key)
+        if before != after:
+            row = rows_now.get(key) or rows_then.get(key)
+            label = row.label if row is not None else labels.get(key, key)
+            changes.append(PricedChange(key, label, before, after))
+    unspent_now = ruleset.status(now, settings).unspent or 0
+    unspent_then = ruleset.status(then, settings).unspent or 0
+    worth = unspent_now - unspent_then
+    if worth and not changes:
+        unit = unit_of(character)
+        spent_now, spent_then = known.earned - unspent_now, known.earned - unspent_then
+        changes.append(
+            PricedChange(
+                WORTH_TRAIT,
+                "What the sheet's purchases cost",
+                f"{spent_now} {unit}",
+                f"{spent_then} {unit}",
+            )
+        )
+    moved = {change.trait for change in changes}
+    in_the_way = tuple(
+        entry
+        for entry in named
+        if entry.version > since and (entry.trait in moved or WORTH_TRAIT in moved)
+    )
+    return LedgerCheck(tuple(changes), in_the_way, worth)
+
+
+def book_restore(
+    character: Character,
+    user: AbstractBaseUser,
+    check: LedgerCheck,
+    *,
+    charge: bool,
+    reason: str,
+) -> list[LedgerEntry]:
+    """Write the lines that price a restore the GM (the owner, off-table) decided on, at
+    the version the restore wrote: each value moved, before and after, as a correction;
+    what the moved values are worth to the engine booked as a purchase (a refund when
+    they are worth less), and either charged to the balance or given by the correction,
+    as a value's correction does (`correct_trait`).
+
+    The caller (the restore) holds the row lock, bumped the version and wrote the sheet;
+    a refusal here rolls the whole restore back."""
+    if not check.changes:
+        return []
+    known = figures(character)
+    unit = unit_of(character)
+    if charge and known.balance - check.worth < 0:
+        raise LedgerRefused(
+            f"The restored values cost {check.worth} {unit} and the balance is "
+            f"{known.balance} {unit}: restore it free, or award the difference first."
+            f"{_held_note(character, known)}",
+            "pricing",
+        )
+    common = {
+        "author": user,
+        "campaign_id": character.campaign_id,
+        "version": character.version,
+        "adventure": character.adventure,
+        "unit": unit,
+    }
+    written = []
+    for index, change in enumerate(check.changes):
+        given = check.worth if index == 0 and not charge else 0
+        written.append(
+            _entry_for(
+                character,
+                kind=Kind.CORRECTION,
+                amount=given,
+                trait=change.trait,
+                trait_label=change.label,
+                from_value=change.from_value,
+                to_value=change.to_value,
+                reason=reason,
+                **common,
+            )
+        )
+    if check.worth:
+        first = check.changes[0]
+        written.append(
+            _entry_for(
+                character,
+                kind=Kind.PURCHASE if check.worth > 0 else Kind.REFUND,
+                amount=-check.worth,
+                trait=first.trait,
+                trait_label=first.label,
+                from_value=first.from_value,
+                to_value=first.to_value,
+                reason=f"What the restored values cost: {check.worth} {unit}",
+                **common,
+            )
+        )
+    return written
+
+
+def restore_reason(raw: Any) -> str:
+    """The reason a priced restore carries on the ledger (required)."""
+    return _reason(raw, required=True)
 
 
 # --- purchases that wait for the GM's consent (SWd10 merits in play) ----------------------

@@ -79,12 +79,15 @@ def character_history_restore(request: HttpRequest, pk: int, version: int) -> Ht
     character, access = character_for(request.user, pk, Need.EDIT)
     if request.method == "POST":
         posted = ascii_number(request.POST.get("version", ""))
+        pricing = str(request.POST.get("pricing", ""))[:20]
         try:
             character_restore(
                 user=request.user,
                 character_id=pk,
                 version=version,
                 expected_version=-1 if posted is None else posted,
+                pricing=pricing,
+                reason=request.POST.get("reason", ""),
             )
         except StaleVersion as stale:
             character.refresh_from_db()
@@ -111,4 +114,9 @@ def _confirm(
     except RestoreRefused as refused:
         context["refusal"] = refused.message
         context["purchases"] = refused.purchases
+        # What the ledger would not pay for, the entries in the way and, for the GM, the
+        # form that restores it with the lines that price it.
+        context["check"] = refused.check
+        context["may_price"] = refused.may_price
+        context["submitted"] = request.POST if request.method == "POST" else {}
     return render(request, "characters/history_restore.html", context, status=status)
