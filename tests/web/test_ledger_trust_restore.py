@@ -124,6 +124,16 @@ def test_a_player_cannot_restore_a_raise_whose_purchase_was_undone(client, playe
     assert (after.version, after.sheet) == (before.version, before.sheet)
     assert _ledger_pays_for_the_sheet(after)
 
+    # A plain edit in play is still restored: only what the ledger prices is guarded.
+    character_apply_edits(
+        user=player,
+        character_id=character.pk,
+        edits={"info.player": "Someone else"},
+        expected_version=after.version,
+    )
+    assert _restore(client, character, after.version).status_code == 302
+    assert _fresh(character).sheet == after.sheet
+
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_a_player_cannot_undo_the_gms_correction_by_restoring_the_version_before_it(
@@ -220,20 +230,3 @@ def test_the_gm_may_restore_a_value_free_leaving_the_balance_as_it_was(client, p
     assert LedgerEntry.objects.filter(
         character=after, version=after.version, kind=LedgerEntry.Kind.CORRECTION
     ).exists()
-
-
-def test_a_plain_edit_is_still_restored_in_play(client, player, gm):
-    character = _at_table(player, gm, "swd10")
-    _buy_cheapest(player, character)
-    before_notes = _fresh(character).version
-    character_apply_edits(
-        user=player,
-        character_id=character.pk,
-        edits={"info.nature": "Rebel"},
-        expected_version=before_notes,
-    )
-    client.force_login(player)
-    response = _restore(client, character, before_notes)
-    assert response.status_code == 302
-    assert _fresh(character).sheet["info"]["nature"] != "Rebel"
-    assert _ledger_pays_for_the_sheet(character)
