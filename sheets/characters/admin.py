@@ -1,4 +1,4 @@
-"""The admin shows characters and revisions, read-only.
+"""The admin shows characters read-only (and `ReadOnlyAdmin` does the same for every app).
 
 Every write to a character goes through services.character_apply_edits (lock, version
 check, revision); an admin form would be a second write path that skips all three.
@@ -10,7 +10,6 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from sheets.characters.models import Character
-from sheets.history.models import Revision
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -29,8 +28,3 @@ class CharacterAdmin(ReadOnlyAdmin):
     list_display = ("name", "system", "owner", "version", "updated_at")
     list_filter = ("system",)
     search_fields = ("name", "owner__username")
-
-
-@admin.register(Revision)
-class RevisionAdmin(ReadOnlyAdmin):
-    list_display = ("character", "version", "author", "summary", "created_at")

@@ -163,7 +163,7 @@ def test_the_admin_shows_characters_and_revisions_read_only(admin_client, demo):
     revision = Revision.objects.filter(character=demo).first()
     assert (
         admin_client.post(
-            reverse("admin:characters_revision_delete", args=[revision.pk]), {"post": "yes"}
+            reverse("admin:history_revision_delete", args=[revision.pk]), {"post": "yes"}
         ).status_code
         == 403
     )
