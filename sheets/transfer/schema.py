@@ -7,74 +7,24 @@ import json
 from rulesets.core.schema import json_schema
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.transfer.datapad import FORMAT, SCHEMA_VERSION
-from sheets.transfer.records import MOST_ENTRIES, MOST_REVISIONS
+from sheets.transfer.records import MOST_ENTRIES, MOST_REVISIONS, EntryRecord, RevisionRecord
 
-_TEXT = {"type": "string"}
-_WHOLE = {"type": "integer"}
-LEDGER_ENTRY = {
-    "type": "object",
-    "required": ["id", "kind", "amount", "created_at", "version"],
-    "additionalProperties": False,
-    "properties": {
-        "id": {"type": "integer", "minimum": 1},
-        "kind": {"enum": ["award", "purchase", "refund", "correction"]},
-        "amount": _WHOLE,
-        "unit": {"type": "string", "maxLength": 20},
-        "trait": {"type": "string", "maxLength": 200},
-        "trait_label": {"type": "string", "maxLength": 200},
-        "from_value": {"type": "string", "maxLength": 100},
-        "to_value": {"type": "string", "maxLength": 100},
-        "reason": {"type": "string", "maxLength": 500},
-        "teacher": {"type": "string", "maxLength": 100},
-        "author": {"type": "string", "maxLength": 150},
-        "created_at": _TEXT,
-        "version": {"type": "integer", "minimum": 1},
-        "undoes": {"type": ["integer", "null"], "description": "the id of the entry it undoes"},
-        "adventure": {"type": "integer", "minimum": 1},
-        "pending": {"type": "boolean"},
-        "carried": {
-            "type": "boolean",
-            "description": "carries over what the sheet held before its ledger: never undone",
-        },
-    },
-}
-_PATH = {"type": "array", "minItems": 1, "items": {"type": ["string", "integer"]}}
-OPERATION = {
-    "type": "object",
-    "required": ["op", "path"],
-    "additionalProperties": False,
-    "properties": {
-        "op": {"enum": ["set", "insert", "remove"]},
-        "path": _PATH,
-        "before": {},
-        "after": {},
-        "value": {},
-    },
-}
-REVISION = {
-    "type": "object",
-    "required": ["version", "ops"],
-    "additionalProperties": False,
-    "properties": {
-        "version": {"type": "integer", "minimum": 1},
-        "created_at": _TEXT,
-        "author": {"type": "string", "maxLength": 150},
-        "summary": {"type": "string", "maxLength": 200},
-        "ops": {"type": "array", "items": OPERATION},
-        "changes": {
-            "type": "array",
-            "items": {"type": "array", "minItems": 3, "maxItems": 3},
-            "description": "[label, before, after] as a player reads them",
-        },
-        "changes_more": {"type": "integer", "minimum": 0},
-    },
-}
+
+def _part(model: type, prefix: str, definitions: dict) -> dict:
+    """A part's JSON Schema from its declaration, its definitions moved to the root."""
+    schema = model.model_json_schema(mode="validation")
+    schema = json.loads(json.dumps(schema).replace('"#/$defs/', f'"#/$defs/{prefix}.'))
+    for name, definition in schema.pop("$defs", {}).items():
+        definitions[f"{prefix}.{name}"] = definition
+    return schema
 
 
 def character_file_schema() -> dict:
     """Describe the file `export_character` writes: the envelope, then one sheet per system."""
     variants = []
     definitions: dict = {}
+    revision = _part(RevisionRecord, "history", definitions)
+    entry = _part(EntryRecord, "ledger", definitions)
     for key, info in SYSTEMS.items():
         ruleset = get_ruleset(key)
         sheet = json_schema(ruleset.SCHEMA, title=f"{info.name} sheet")
@@ -103,8 +53,8 @@ def character_file_schema() -> dict:
             "rule_settings": {"type": "object"},
             "sheet": {"type": "object"},
             "adventure": {"type": "integer", "minimum": 1},
-            "ledger": {"type": "array", "items": LEDGER_ENTRY, "maxItems": MOST_ENTRIES},
-            "history": {"type": "array", "items": REVISION, "maxItems": MOST_REVISIONS},
+            "ledger": {"type": "array", "items": entry, "maxItems": MOST_ENTRIES},
+            "history": {"type": "array", "items": revision, "maxItems": MOST_REVISIONS},
             "exported_at": {"type": "string"},
         },
         "oneOf": variants,
