@@ -128,7 +128,7 @@ class LiveSite:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=5)
                 return
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # refused, reset or timed out while it starts (URLError too)
                 time.sleep(0.2)
         raise AssertionError("the web server did not start: " + self.log("web"))
 
