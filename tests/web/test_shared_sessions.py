@@ -45,7 +45,8 @@ class Browser:
         self.cookies: dict[str, str] = {}
 
     def request(self, port: int, method: str, path: str, form: str = "") -> tuple[int, str]:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        # A worker answers once it has printed its warm-up sheets: generous on a busy machine.
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         if form:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
@@ -109,7 +110,7 @@ def two_servers(tmp_path):
     finally:
         for server in servers:
             server.terminate()
-            server.wait(timeout=10)
+            server.wait(timeout=120)
         client = redis.Redis(*REDIS)
         for key in client.scan_iter(f"{prefix}:*"):
             client.delete(key)
