@@ -87,8 +87,11 @@ run: pdf-deps setup
 demo: setup
 	$(BIN)/python manage.py load_demo
 
+# On every core: pytest-xdist's workers each get their own test database (..._gw0, ..._gw1),
+# live server and browser. TEST_WORKERS=0 runs all in one process; PYTEST_ARGS adds options.
+TEST_WORKERS ?= auto
 test: $(INSTALLED) system-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 bench: pdf-deps setup
 	$(BIN)/python manage.py bench

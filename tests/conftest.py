@@ -5,6 +5,13 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# CI runs the suite on both cores beside browsers and a database: an example slowed by that
+# load is no bug, so no deadline there. Each test keeps the number of examples it sets.
+hypothesis_settings.register_profile("ci", deadline=None, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 # Playwright's sync API runs an event loop in the test thread; Django refuses ORM calls
 # from such a thread unless told this is deliberate (live_server and fixtures need them).
