@@ -19,6 +19,7 @@ from rulesets.core.edits import InvalidEdit
 YES = frozenset({"1", "true", "on", "yes", "y"})
 NO = frozenset({"0", "false", "off", "no", "n", ""})
 TEXT_LIMIT = 200
+NOTES_LIMIT = 4000
 
 # ASCII digits only: str.isdigit() accepts "²", which int() then refuses.
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
@@ -132,7 +133,7 @@ def parse_text(trait: str, raw: Any, *, label: str, limit: int = TEXT_LIMIT) -> 
     return clean_text(trait, raw, label=label, limit=limit)
 
 
-def parse_notes(trait: str, raw: Any, *, label: str, limit: int = 4000) -> str:
+def parse_notes(trait: str, raw: Any, *, label: str, limit: int = NOTES_LIMIT) -> str:
     """Read free text that may span lines: line breaks kept, other control characters refused."""
     return clean_text(trait, raw, label=label, limit=limit, lines=True)
 

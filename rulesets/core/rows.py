@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from rulesets.core.cost import Cost
+from rulesets.core.parsing import NOTES_LIMIT, TEXT_LIMIT
 from rulesets.core.report import Report
 
 
@@ -47,7 +48,9 @@ class TraitRow:
 
     `key` is the trait key `apply_edit` takes. For the numeric kinds, `minimum` and
     `maximum` are exactly what `apply_edit` accepts for this sheet now; for a choice,
-    `choices` lists the (value, label) pairs it accepts.
+    `choices` lists the (value, label) pairs it accepts. For text and notes, `maximum` is
+    the most characters `apply_edit` accepts (the page's maxlength): a row that names none
+    takes the parsers' defaults, TEXT_LIMIT for a line and NOTES_LIMIT for notes.
     """
 
     key: str
@@ -67,6 +70,11 @@ class TraitRow:
     # A sub-heading inside the section ("Physical"), for layouts that group rows.
     group: str = ""
     note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.maximum is None and self.kind in (RowKind.TEXT, RowKind.NOTES):
+            limit = TEXT_LIMIT if self.kind is RowKind.TEXT else NOTES_LIMIT
+            object.__setattr__(self, "maximum", limit)
 
     @property
     def editable(self) -> bool:

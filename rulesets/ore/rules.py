@@ -42,12 +42,15 @@ from rulesets.ore.data import (
     POWER_MAXIMUM_DICE,
     POWERS,
     ROLL_CAP,
+    ROW_TEXT_LENGTH,
     SETTINGS,
     SIDE_LABELS,
     SKILL_BY_SLUG,
     SKILL_DIE_COST,
     SKILL_MAXIMUM,
     SKILL_MINIMUM,
+    SKILL_NAME_LENGTH,
+    SPECIAL_TEXT_LENGTH,
     SPECIES,
     SPECIES_BY_SLUG,
     STARTING_LANGUAGE_DICE,
@@ -59,6 +62,7 @@ from rulesets.ore.data import (
     STUNT_DIE_COST,
     STUNT_MAXIMUM_DICE,
     STUNTS,
+    TEXT_MAX_LENGTH,
     WEAPON_BY_SLUG,
     WILLPOWER_BOUGHT_MAXIMUM,
     WILLPOWER_POINT_COST,
@@ -1349,7 +1353,15 @@ def trait_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Tr
 
 def _identity_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any], rows: _Rows) -> None:
     for key, label, source in INFO_FIELDS:
-        rows.add(f"info.{key}", label, "identity", sheet["info"][key], RowKind.TEXT, source=source)
+        rows.add(
+            f"info.{key}",
+            label,
+            "identity",
+            sheet["info"][key],
+            RowKind.TEXT,
+            maximum=TEXT_MAX_LENGTH,
+            source=source,
+        )
     species = species_of(sheet)
     rows.add(
         "species",
@@ -1423,6 +1435,7 @@ def _skill_rows(sheet: Mapping[str, Any], rows: _Rows) -> None:
                 "skills",
                 row["specialty"],
                 RowKind.TEXT,
+                maximum=SKILL_NAME_LENGTH,
                 group=row["name"],
                 source=source,
             )
@@ -1637,11 +1650,11 @@ def _gear_rows(sheet: Mapping[str, Any], rows: _Rows) -> None:
         key, group = f"armor.{n}", f"Armor {n + 1}"
         source = ARMOR_BY_SLUG[row["from"]].source if row["from"] else "L386"
         for field, kind, low, high in (
-            ("name", RowKind.TEXT, None, None),
+            ("name", RowKind.TEXT, None, ROW_TEXT_LENGTH),
             ("ar", RowKind.NUMBER, 0, GEAR_NUMBER_MAXIMUM),
             ("coordination", RowKind.NUMBER, 0, ARMOR_COORDINATION_MAXIMUM),
             ("move", RowKind.NUMBER, 0, GEAR_NUMBER_MAXIMUM),
-            ("special", RowKind.TEXT, None, None),
+            ("special", RowKind.TEXT, None, SPECIAL_TEXT_LENGTH),
             ("covers", RowKind.TEXT, None, None),
             ("worn", RowKind.FLAG, None, None),
         ):
@@ -1668,11 +1681,11 @@ def _gear_rows(sheet: Mapping[str, Any], rows: _Rows) -> None:
         key, group = f"weapon.{n}", f"Weapon {n + 1}"
         source = WEAPON_BY_SLUG[row["from"]].source if row["from"] else "L401"
         for field, kind, low, high in (
-            ("name", RowKind.TEXT, None, None),
-            ("damage", RowKind.TEXT, None, None),
+            ("name", RowKind.TEXT, None, ROW_TEXT_LENGTH),
+            ("damage", RowKind.TEXT, None, ROW_TEXT_LENGTH),
             ("penetration", RowKind.NUMBER, 0, GEAR_NUMBER_MAXIMUM),
             ("initiative", RowKind.NUMBER, 0, GEAR_NUMBER_MAXIMUM),
-            ("special", RowKind.TEXT, None, None),
+            ("special", RowKind.TEXT, None, SPECIAL_TEXT_LENGTH),
         ):
             rows.add(
                 f"{key}.{field}",
@@ -1762,6 +1775,7 @@ def _points_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any], rows: _R
             "points",
             award["note"],
             RowKind.TEXT,
+            maximum=SPECIAL_TEXT_LENGTH,
             group=group,
             setter=Setter.GM,
             source="L828-L832",

@@ -43,6 +43,7 @@ from rulesets.swd10.data import (
     FORCE_KNOWLEDGES,
     GIANT_LEVEL,
     HERO_HEALTH,
+    LORE_NAME_LIMIT,
     MAX_FLAW_POINTS,
     MAX_POWER,
     MAX_SIDE,
@@ -53,9 +54,11 @@ from rulesets.swd10.data import (
     NUMBER_FIELDS,
     NUMBER_LIMITS,
     RANK_LABELS,
+    RATE_LIMIT,
     TEXT_FIELDS,
     WEAPON_DAMAGE_RANGE,
     WEAPON_DIFFICULTY_RANGE,
+    WEAPON_NAME_LIMIT,
     Category,
     HealthLevel,
     Kind,
@@ -850,6 +853,7 @@ class _Rows:
                 f"lorename.{spec.slug}",
                 section,
                 sheet["lore_names"][spec.slug],
+                maximum=LORE_NAME_LIMIT,
                 group=group_label,
                 source="000:L35-37",
             )
@@ -921,7 +925,7 @@ class _Rows:
     def weapons(self) -> None:
         for index, row in enumerate(self.sheet["weapons"]):
             key, group = f"weapon.{index}", row["name"]
-            self.text(f"{key}.name", "weapons", row["name"], group=group)
+            self.text(f"{key}.name", "weapons", row["name"], maximum=WEAPON_NAME_LIMIT, group=group)
             low, high = WEAPON_DIFFICULTY_RANGE
             self.add(
                 f"{key}.difficulty",
@@ -932,7 +936,7 @@ class _Rows:
                 maximum=high,
                 group=group,
             )
-            self.text(f"{key}.rate", "weapons", row["rate"], group=group)
+            self.text(f"{key}.rate", "weapons", row["rate"], maximum=RATE_LIMIT, group=group)
             low, high = WEAPON_DAMAGE_RANGE
             self.add(
                 f"{key}.damage",

@@ -42,6 +42,7 @@ from rulesets.weg_d6.data import (
     EDITION_LABELS,
     EDITION_RE,
     EDITIONS,
+    EQUIPMENT_TEXT_LIMIT,
     FORCE_SKILL_LABELS,
     FORCE_SKILL_SLUGS,
     FORCE_SKILLS,
@@ -56,10 +57,12 @@ from rulesets.weg_d6.data import (
     MAX_MOVE,
     MAX_POINTS,
     POWER_BY_SLUG,
+    QUOTE_LIMIT,
     ROLES,
     SKILL_BY_SLUG,
     SKILLS,
     SPECIES_CHOICES,
+    WEAPON_TEXT_LIMITS,
     WOUND_BY_SLUG,
     WOUND_LADDER,
 )
@@ -975,6 +978,7 @@ def _detail_rows(sheet: Mapping[str, Any]) -> list[TraitRow]:
             "Background and description",
             sheet["info"]["description"],
             section=section,
+            maximum=INFO_NOTES["description"][1],
         ),
     ]
     if sheet["kind"] != "droid":
@@ -987,8 +991,15 @@ def _detail_rows(sheet: Mapping[str, Any]) -> list[TraitRow]:
                 value=sheet["info"]["physical"],
                 shown=sheet["info"]["physical"],
                 kind=RowKind.NOTES,
+                maximum=INFO_NOTES["physical"][1],
             ),
-            _text_row("info.quote", QUOTE_LABEL, sheet["info"]["quote"], section="background"),
+            _text_row(
+                "info.quote",
+                QUOTE_LABEL,
+                sheet["info"]["quote"],
+                section="background",
+                maximum=QUOTE_LIMIT,
+            ),
         ]
     return rows
 
@@ -1004,6 +1015,7 @@ def _weapon_rows(sheet: Mapping[str, Any]) -> list[TraitRow]:
                     weapon[field],
                     section="weapons",
                     group=f"Weapon {index + 1}",
+                    maximum=WEAPON_TEXT_LIMITS.get(field),
                     note="a code, or STR+1D for a weapon swung with Strength (003:2702)"
                     if field == "damage" and not weapon[field]
                     else "",
@@ -1025,6 +1037,7 @@ def _gear_rows(sheet: Mapping[str, Any]) -> list[TraitRow]:
             value=gear["equipment"],
             shown=gear["equipment"],
             kind=RowKind.NOTES,
+            maximum=EQUIPMENT_TEXT_LIMIT,
         ),
     ]
 

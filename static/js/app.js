@@ -40,6 +40,55 @@
     copied(button, ok);
   });
 
+  // Typed text and its limit (maxlength, which the browser enforces): a field says "n of
+  // max characters" under it while it is near the limit (a notes field names its limit from
+  // the start, drawn by the server), and a paste that does not fit says how much was left
+  // out, instead of being cut without a word.
+  var LIMITED = "input[maxlength], textarea[maxlength]";
+  function limitHint(field) {
+    var id = field.id + "-limit";
+    var hint = document.getElementById(id);
+    if (!hint && field.id) {
+      hint = document.createElement("small");
+      hint.className = "limit";
+      hint.id = id;
+      field.insertAdjacentElement("afterend", hint);
+      var described = field.getAttribute("aria-describedby");
+      field.setAttribute("aria-describedby", described ? described + " " + id : id);
+    }
+    return hint;
+  }
+  function showCount(field, leftOut) {
+    var most = field.maxLength;
+    if (!(most > 0)) return;
+    var used = field.value.length;
+    var hint = document.getElementById(field.id + "-limit");
+    if (!hint && !leftOut && used < most * 0.8) return;
+    hint = limitHint(field);
+    if (!hint) return;
+    if (leftOut) {
+      hint.setAttribute("role", "alert");
+      hint.textContent = leftOut + " pasted characters did not fit and were left out: " +
+        most + " characters at most.";
+    } else {
+      hint.removeAttribute("role");
+      hint.textContent = used + " of " + most + " characters";
+    }
+    hint.classList.toggle("full", used >= most || !!leftOut);
+  }
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (field.matches && field.matches(LIMITED)) showCount(field, 0);
+  });
+  document.addEventListener("paste", function (event) {
+    var field = event.target;
+    if (!(field.matches && field.matches(LIMITED)) || !(field.maxLength > 0)) return;
+    var pasted = (event.clipboardData && event.clipboardData.getData("text")) || "";
+    var kept = field.value.length - (field.selectionEnd - field.selectionStart);
+    var leftOut = kept + pasted.replace(/\r\n/g, "\n").length - field.maxLength;
+    if (leftOut > 0) window.setTimeout(function () { showCount(field, leftOut); }, 0);
+  });
+
   // An error page's Back button: shown only where there is a page to go back to.
   function showBackButtons() {
     if (window.history.length < 2) return;

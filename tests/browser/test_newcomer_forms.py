@@ -72,3 +72,31 @@ def test_without_javascript_the_odds_url_holds_no_token_and_the_roll_still_posts
     page.get_by_role("button", name="Roll", exact=True).click()
     expect(page.locator("#roll-result")).to_be_visible()
     assert RollEntry.objects.filter(character=character).count() == 1
+
+
+def test_a_paste_past_the_limit_says_what_was_left_out_and_typing_counts(
+    live_server, page: Page, context, player, password
+):
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    character = character_create(
+        owner=player, name="Long Talker", system="weg_d6", sheet=get_ruleset("weg_d6").demo_sheet()
+    )
+    log_in(page, live_server, player.username, password)
+    page.goto(f"{live_server.url}/characters/{character.pk}/")
+    looks = page.locator("textarea[name='info.physical']")
+    hint = page.locator("#input-trait-info-physical-limit")
+    # The limit is in sight before a key is pressed.
+    expect(hint).to_have_text("Up to 1000 characters")
+    page.evaluate("text => navigator.clipboard.writeText(text)", "p" * 1100)
+    looks.fill("")
+    looks.focus()
+    page.keyboard.press("Control+V")
+    expect(hint).to_have_text(
+        "100 pasted characters did not fit and were left out: 1000 characters at most."
+    )
+    assert len(looks.input_value()) == 1000
+    # A one-line field counts once it nears its limit (the quote keeps 300 characters).
+    quote = page.locator("input[name='info.quote']")
+    quote.fill("")
+    quote.press_sequentially("q" * 250)
+    expect(page.locator("#input-trait-info-quote-limit")).to_have_text("250 of 300 characters")
