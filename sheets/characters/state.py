@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -47,29 +48,44 @@ class SheetState:
 # What reverse() leaves unquoted in a path; "~" is among them, so it can stand in for a key.
 URL_PATH_SAFE = RFC3986_SUBDELIMS + "/~:@"
 
+# The engine's answers for the last few sheets, by content. One edit asks about the same
+# two sheets, before and after its write, several times: the write service (a GM's rows at
+# a table, the raises refused in play), the revision's change lines and the edit response
+# each ask, and each answer is computed once. Across requests they rarely hit (the next
+# edit makes a sheet never seen, often in another worker): a few are enough. `make bench`
+# times the edit with them and without them (`states_not_kept`).
 _STATES: OrderedDict[bytes | str, SheetState] = OrderedDict()
-STATES_KEPT = 64
+STATES_KEPT = 8
+_keeping = [True]
 
 
 def sheet_state(
     ruleset: Ruleset, sheet: Mapping[str, Any], chosen: Mapping[str, Any]
 ) -> SheetState:
-    """Ask the engine everything about a sheet, once per content.
-
-    An edit response compares the sheet before the write with the sheet after it, and the
-    sheet before is, nearly always, the one the last response computed: the answers are
-    kept for the last few sheets by their content (the engines are pure functions).
-    """
+    """Ask the engine everything about a sheet (the engines are pure functions: the
+    answers for the last few sheets are kept by their content)."""
     settings = resolve_settings(ruleset.SETTINGS, chosen)
     content = content_key([ruleset.KEY, sheet, settings])
-    state = _STATES.get(content)
+    state = _STATES.get(content) if _keeping[0] else None
     if state is None:
         state = _compute_state(ruleset, sheet, settings)
         state.key = content
         _STATES[content] = state
+        _STATES.move_to_end(content)
         while len(_STATES) > STATES_KEPT:
             _STATES.popitem(last=False)
     return state
+
+
+@contextmanager
+def states_not_kept() -> Iterator[None]:
+    """Compute every answer afresh while open: the edit path without the kept answers,
+    which `make bench` times beside the same path with them."""
+    _keeping[0] = False
+    try:
+        yield
+    finally:
+        _keeping[0] = True
 
 
 def content_key(value: Any) -> bytes | str:
@@ -77,7 +93,7 @@ def content_key(value: Any) -> bytes | str:
     with its keys in another order than the edit wrote them), to key answers by content.
 
     orjson writes it in a seventh of the time json takes (some 30 us of an O.R.E. sheet,
-    which an edit keys six times); what it refuses (an integer over 64 bits) goes to json,
+    which an edit keys several times); what it refuses (an integer over 64 bits) goes to json,
     whose str can never equal orjson's bytes. Sheets hold no NaN (import refuses
     non-finite numbers, edits parse integers), which orjson would write as null.
     """
@@ -88,7 +104,8 @@ def content_key(value: Any) -> bytes | str:
 
 
 def forget_sheet_states() -> None:
-    """Empty the kept sheet states."""
+    """Empty the kept sheet states, as a process that never saw the sheet has them (the
+    bench: the previous state was drawn in another worker)."""
     _STATES.clear()
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,15 +24,9 @@ from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.advancement.figures import engine_sheet, figures, keep_figures, with_figures
 from sheets.campaigns.models import Campaign
 from sheets.campaigns.services import CampaignRefused, character_take_out
-from sheets.characters.layouts import (
-    SHELL,
-    Snapshot,
-    drawn_swaps,
-    edit_context,
-    sheet_context,
-)
+from sheets.characters.layouts import SHELL, Snapshot, drawn_swaps, edit_context, sheet_context
 from sheets.characters.layouts.base import trait_dom_id
-from sheets.characters.models import Character, GMNote, ReviewState
+from sheets.characters.models import Character, GMNote, Review, ReviewState
 from sheets.characters.services import (
     ActionRefused,
     EditRefused,
@@ -48,6 +43,7 @@ from sheets.characters.services import (
     share_link_create,
     share_link_revoke,
 )
+from sheets.history.revisions import HistoryBroken, as_changes, change_lines, state_at
 from sheets.permissions import (
     CharacterAccess,
     Need,
@@ -87,7 +83,31 @@ def character_list(request: HttpRequest) -> HttpResponse:
         Listed(character, _status(character), figures(character).held)
         for character in with_figures(own_characters(request.user))
     ]
-    return render(request, "characters/list.html", {"characters": listed})
+    return render(
+        request,
+        "characters/list.html",
+        {"characters": listed, "change_requests": _change_requests(listed)},
+    )
+
+
+def _change_requests(listed: list[Listed]) -> list[tuple[Character, Review]]:
+    """Each sheet a GM sent back, with the GM's latest request: the player's to-do list,
+    read in one query."""
+    waiting = {
+        entry.character.pk: entry.character
+        for entry in listed
+        if entry.character.campaign_id is not None
+        and entry.character.review_state == ReviewState.CHANGES_REQUESTED
+    }
+    if not waiting:
+        return []
+    latest: dict[int, Review] = {}
+    requests = Review.objects.filter(
+        character_id__in=list(waiting), kind=Review.Kind.CHANGES_REQUESTED
+    ).select_related("author")
+    for review in requests.order_by("-pk"):
+        latest.setdefault(review.character_id, review)
+    return [(character, latest[pk]) for pk, character in waiting.items() if pk in latest]
 
 
 def _campaign_asked(request: HttpRequest) -> Campaign | None:
@@ -203,6 +223,36 @@ def _review_status(character: Character, access: CharacterAccess) -> dict:
     return none | {"approved_version": approval.version, "approval_changes": changes}
 
 
+def _between_submissions(character: Character, reviews: list[Review]) -> dict | None:
+    """What changed between the last two versions the player submitted (`reviews` newest
+    first): what the GM has to look at again after asking for changes, trait by trait.
+
+    Shown while a submission waits for the GM, so the versions rebuilt are recent ones
+    (an approved sheet shows what changed since its approval instead)."""
+    if character.review_state != ReviewState.SUBMITTED:
+        return None
+    submitted: list[int] = []
+    for review in reviews:
+        if review.kind == Review.Kind.SUBMITTED and review.version not in submitted:
+            submitted.append(review.version)
+            if len(submitted) == 2:
+                break
+    if len(submitted) < 2:
+        return None
+    newer, older = submitted
+    between = {"older": older, "newer": newer, "changes": [], "error": ""}
+    try:
+        lines = change_lines(
+            character.system,
+            state_at(character, older),
+            state_at(character, newer),
+            character.readings_in_force,
+        )
+    except HistoryBroken as broken:
+        return between | {"error": f"The history cannot show this difference: {broken}"}
+    return between | {"changes": as_changes(lines)}
+
+
 def _page_context(character: Character, access: CharacterAccess, **extra: object) -> dict:
     """What the sheet page shows around the sheet itself: review, GM notes, sharing.
 
@@ -211,6 +261,7 @@ def _page_context(character: Character, access: CharacterAccess, **extra: object
     reviews = list(character.reviews.select_related("author")[:50])
     context: dict = _review_status(character, access) | {
         "reviews": reviews,
+        "between_submissions": _between_submissions(character, reviews),
         "gm_note": None,
         "share_links": [],
     }
@@ -284,58 +335,63 @@ def _edits_from(post: Mapping[str, str]) -> dict[str, str]:
 @login_required
 @vary_on_headers("HX-Request")
 def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Save a sheet form's edits, then answer with what they changed on the page.
+
+    The write service finds the character under its row lock, checks who may set what,
+    applies the edits and writes them with a revision; `before` is the sheet as it found it.
+    """
     edits = _edits_from(request.POST)
     expected = _posted_version(request)
-    before: list[Snapshot] = []
-    stored: list[int] = []
-
-    def on_locked(locked: Character) -> None:
-        # Read under the row lock, before any write: right for the service's own checks.
-        before.append(Snapshot.of(keep_figures(locked)))
-        stored.append(locked.version)
-
     try:
-        character = character_apply_edits(
-            user=request.user,
-            character_id=pk,
-            edits=edits,
-            expected_version=expected,
-            on_locked=on_locked,
-        )
+        character, before = _apply_edits(request.user, pk, edits, expected)
     except EditRefused as refused:
-        character, access = character_for(request.user, pk)
-        return _refused(request, keep_figures(character), access, refused.errors, edits)
+        return _refused(request, pk, refused.errors, edits)
     except StaleVersion as stale:
         return _conflict(request, *character_for(request.user, pk), str(stale))
+    access = character_access(request.user, character)
+    if not request.htmx:
+        return _back_to_the_row(character, edits)
+    if before.version != expected:
+        # Someone else wrote since this page was drawn and the edit merged with it: the
+        # page has to show their changes too, not only this one.
+        return _merged(request, character, access, since=expected)
+    return _edit_response(request, character, access, before)
+
+
+def _apply_edits(
+    user: AbstractBaseUser, pk: int, edits: dict[str, str], expected: int
+) -> tuple[Character, Snapshot]:
+    """Apply the edits through the write service; with the character written, the sheet as
+    the service found it under the row lock, before any change."""
+    found: list[Snapshot] = []
+    character = character_apply_edits(
+        user=user,
+        character_id=pk,
+        edits=edits,
+        expected_version=expected,
+        on_locked=lambda locked: found.append(Snapshot.of(keep_figures(locked))),
+    )
     # An edit that wrote to the ledger (a paid raise, what finishing creation leaves) dropped
     # the sums kept on the instance: only then is the ledger summed again.
-    keep_figures(character)
-    access = character_access(request.user, character)
-    if request.htmx:
-        if stored[0] != expected:
-            # Someone else wrote since this page was drawn and the edit merged with it:
-            # the page has to show their changes too, not only this one.
-            return _merged(request, character, access, since=expected)
-        context = edit_context(character, access=access, before=before[0])
-        return _edit_response(request, context | _review_status(character, access))
-    # Without JavaScript, land back on the row that was edited, not the top of the page.
+    return keep_figures(character), found[0]
+
+
+def _back_to_the_row(character: Character, edits: dict[str, str]) -> HttpResponse:
+    """Without JavaScript, land back on the row that was edited, not the top of the page."""
     anchor = f"#{trait_dom_id(next(iter(edits)))}" if len(edits) == 1 else ""
     return redirect(reverse("character_sheet", kwargs={"pk": character.pk}) + anchor)
 
 
 def _refused(
-    request: HttpRequest,
-    character: Character,
-    access: CharacterAccess,
-    errors: dict[str, str],
-    edits: dict[str, str],
+    request: HttpRequest, pk: int, errors: dict[str, str], edits: dict[str, str]
 ) -> HttpResponse:
     """Show each refusal beside its field; htmx 2 swaps only a 200, so a fragment is 200."""
+    character, access = character_for(request.user, pk)
+    keep_figures(character)
     if request.htmx:
-        context = edit_context(
-            character, access=access, before=Snapshot.of(character), errors=errors, submitted=edits
+        return _edit_response(
+            request, character, access, Snapshot.of(character), errors=errors, submitted=edits
         )
-        return _edit_response(request, context | _review_status(character, access))
     return _sheet_page(request, character, access, status=400, errors=errors, submitted=edits)
 
 
@@ -350,8 +406,17 @@ _INDENTATION = re.compile(r"(<(textarea|pre)\b.*?</\2>)|>\s*\n\s*(?=<)", re.S | 
 _INDENTATION_ONLY = re.compile(r">\s*\n\s*<")
 
 
-def _edit_response(request: HttpRequest, context: dict) -> HttpResponse:
-    """The fragments an htmx edit swaps, without the indentation of their templates."""
+def _edit_response(
+    request: HttpRequest,
+    character: Character,
+    access: CharacterAccess,
+    before: Snapshot,
+    **refusals: Mapping[str, str],
+) -> HttpResponse:
+    """The fragments an htmx edit swaps, each by its id (the rows, sections and panels that
+    changed since `before`, and always the version), without their templates' indentation."""
+    context = edit_context(character, access=access, before=before, **refusals)
+    context |= _review_status(character, access)
     response = render(request, f"{SHELL}#edit-response", drawn_swaps(request, context))
     text = response.content.decode()
     if "<textarea" in text or "<pre" in text:

@@ -8,10 +8,9 @@ from the ruleset's `trait_rows`, so no rule is restated here.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from rulesets.core import RowKind, Setting, TraitRow, Violation
@@ -20,7 +19,7 @@ from rulesets.core.stage import STAGE_TRAIT
 from rulesets.registry import system_info
 from sheets.advancement.figures import ledger_trait
 from sheets.characters.models import Character
-from sheets.characters.state import STATES_KEPT, SheetState, forget_sheet_states
+from sheets.characters.state import SheetState
 from sheets.permissions import CharacterAccess, gm_rows, trait_refusal
 
 NAME_TRAIT = "character.name"
@@ -159,10 +158,10 @@ class Part:
             grouped.setdefault(item.row.group, []).append(item)
         return list(grouped.items())
 
-    @cached_property
+    @property
     def signature(self) -> tuple:
-        # Asked once the layout is built (changed_parts), of parts kept between edits: the
-        # fields no longer change by then.
+        """The section's rows by key: an edit that changes it (a weapon added) changes the
+        section as a whole."""
         return tuple(f.key for f in self.fields)
 
 
@@ -176,12 +175,6 @@ class Reading:
     changed: bool
     default_label: str
     error: str = ""
-
-
-def forget_states() -> None:
-    """Empty the kept sheet states and laid-out pages (layouts.forget_drawings)."""
-    forget_sheet_states()
-    _BUILT.clear()
 
 
 class Layout:
@@ -199,6 +192,24 @@ class Layout:
 
     def section_for(self, row: TraitRow) -> str:
         return row.section
+
+    def narrowed(self, old: Part, new: Part, before: dict, after: dict) -> Narrowed | None:
+        """What of a changed section an edit may send instead of its whole body, worked out
+        from the engine's answers laid out before and after the write (`before`, `after`),
+        never from drawn markup; None sends the whole body. A system whose section body
+        holds pieces with ids of their own (a hit location, a row's step buttons) answers
+        for them."""
+        return None
+
+
+@dataclass(frozen=True)
+class Narrowed:
+    """A changed section sent in pieces: rows swapped one by one, each with the elements
+    beside it that changed (its buttons), and other elements, each drawn already, marked
+    to swap by its id."""
+
+    fields: tuple[tuple[Field, tuple[str, ...]], ...] = ()
+    pieces: tuple[str, ...] = ()
 
 
 def _placement(layout: Layout, keys: set[str], trait: str | None) -> tuple[str, str]:
@@ -340,7 +351,8 @@ def build_context(
         )
         for setting in state.ruleset.SETTINGS
     ]
-    # Tuples, so the budget panel can be kept by what it prints (`sheet_budget`).
+    # Tuples: an edit response compares them before and after, to send the budget only
+    # when it changed.
     pools = tuple(
         (pool, tuple(v for v in state.report.violations if v.trait == f"pool.{pool.key}"))
         for pool in state.report.pools
@@ -384,39 +396,6 @@ def build_context(
     }
 
 
-_BUILT: OrderedDict[tuple, dict] = OrderedDict()
-
-
-def plain_context(
-    character: Character, layout: Layout, state: SheetState, access: CharacterAccess | None
-) -> dict:
-    """`build_context` with no refusal to show, kept for the last few sheets and viewers.
-
-    The page or edit response that last drew a sheet is, nearly always, what the next edit
-    compares against: that edit then lays out only the sheet after it. The key holds all
-    a layout reads besides the state (the layouts' `extra` reads only the state); the
-    character itself, whose name and version may move without the sheet, is the caller's.
-    """
-    key = (
-        state.key,
-        character.pk,
-        character.system,
-        character.campaign_id,
-        character.sheet.get(STAGE_TRAIT),
-        access,
-    )
-    context = _BUILT.get(key) if state.key else None
-    if context is None:
-        context = build_context(character, layout, state, errors={}, submitted={}, access=access)
-        if state.key:
-            _BUILT[key] = context
-            while len(_BUILT) > STATES_KEPT:
-                _BUILT.popitem(last=False)
-    # A copy: callers add their own keys to what they get. `drawn_key` names the drawing
-    # for the section bodies an edit response keeps (layouts.drawn_swaps).
-    return context | {"character": character, "drawn_key": key if state.key else None}
-
-
 def _prints_a_change(
     shows: bool | tuple[str, ...], before: Mapping[str, Any], after: Mapping[str, Any]
 ) -> bool:
@@ -425,21 +404,19 @@ def _prints_a_change(
     return any(before.get(key) != after.get(key) for key in shows)
 
 
-def changed_parts(
-    layout: Layout,
-    before: dict,
-    after: dict,
-) -> tuple[list[Field], list[Part]]:
-    """Compare two laid-out pages: the fields to swap one by one, and the whole sections.
+def changed_parts(layout: Layout, before: dict, after: dict) -> Changes:
+    """Compare two laid-out pages, from the engine's rows and values (not their drawing):
+    the fields to swap one by one, the sections that changed as a whole, and the pieces a
+    layout narrows such a section to (`Layout.narrowed`).
 
-    A section whose list of rows changed (a weapon added, a merit removed), that prints a
-    derived value that changed, or whose extra context changed is swapped whole; in the
-    other sections only the fields that differ are swapped.
+    A section whose list of rows changed (a weapon added, a merit removed), whose messages
+    changed, that prints a derived value that changed, or whose extra context changed has
+    changed as a whole; in the other sections only the fields that differ are swapped.
     """
     old_parts = {p.section.key: p for p in before["parts"] + before["side_parts"]}
-    whole: list[Part] = []
-    single: list[Field] = []
-    stage_or_readings_moved = (
+    changes = Changes()
+    # Finishing creation or a new reading redraws every section, as the page would.
+    everything = (
         before["status"].stage != after["status"].stage
         or before["state"].settings != after["state"].settings
     )
@@ -448,17 +425,40 @@ def changed_parts(
     for part in after["parts"] + after["side_parts"]:
         old = old_parts.get(part.section.key)
         section = part.section
+        if old is None or everything:
+            changes.parts.append((part, None))
+            continue
         if (
-            old is None
-            or stage_or_readings_moved
-            or old.signature != part.signature
+            old.signature != part.signature
             or old.errors != part.errors
             or old.violations != part.violations
             or (derived_moved and _prints_a_change(section.shows_derived, old_derived, new_derived))
             or any(before.get(name) != after.get(name) for name in section.uses_extra)
         ):
-            whole.append(part)
+            narrowed = layout.narrowed(old, part, before, after)
+            if narrowed is None:
+                changes.parts.append((part, old))
+            else:
+                changes.fields.extend(narrowed.fields)
+                changes.pieces.extend(narrowed.pieces)
             continue
-        old_fields = {f.key: f for f in old.fields}
-        single.extend(f for f in part.fields if old_fields.get(f.key) != f)
-    return single, whole
+        changes.fields.extend((f, ()) for f in changed_fields(old, part))
+    return changes
+
+
+def changed_fields(old: Part, new: Part) -> list[Field]:
+    """The fields of a section that differ from the same section before: a row's value,
+    its problems, a refused value typed, or whether this viewer may set it."""
+    old_fields = {f.key: f for f in old.fields}
+    return [f for f in new.fields if old_fields.get(f.key) != f]
+
+
+@dataclass
+class Changes:
+    """What an edit response swaps (`changed_parts`): rows, each with the pieces beside it
+    that changed; sections that changed as a whole, each with itself before the write (None:
+    redrawn whole, as after a new reading); other pieces, drawn already."""
+
+    fields: list[tuple[Field, tuple[str, ...]]] = field(default_factory=list)
+    parts: list[tuple[Part, Part | None]] = field(default_factory=list)
+    pieces: list[str] = field(default_factory=list)

@@ -26,9 +26,10 @@ from rulesets.ore.data import (
     WEAPONS,
 )
 from rulesets.ore.rules import ARMOR_FIELDS, WEAPON_FIELDS, ability_cost
-from sheets.characters.layouts.base import Layout, Section, trait_dom_id
+from sheets.characters.layouts.base import Layout, Narrowed, Part, Section, trait_dom_id
 from sheets.characters.models import Character
 from sheets.characters.state import SheetState
+from sheets.characters.templatetags.ore_sheet import location_row
 
 # Catalog names offered by the "add" rows: they never change while the server runs.
 SKILL_CATALOG = tuple(s.label + (" [ ]" if s.takes_specialty else "") for s in SKILLS)
@@ -144,6 +145,24 @@ class OreLayout(Layout):
     def print_extra(self, state: SheetState, character: Character) -> dict:
         return {"ore_print": PrintSheet(state)}
 
+    def narrowed(self, old: Part, new: Part, before: dict, after: dict) -> Narrowed | None:
+        """A wound box marked or cleared sends its location's row, not the table of every
+        location: when nothing else the wound table prints moved (its rows, messages,
+        refusals, the limb penalty), the locations whose boxes or state moved."""
+        if new.section.key != "wounds" or not _same_frame(old, new, before, after):
+            return None
+        was, now = before["ore_locations"], after["ore_locations"]
+        if [loc["slug"] for loc in was] != [loc["slug"] for loc in now]:
+            return None
+        may_mark = after["can_edit_player"]
+        return Narrowed(
+            pieces=tuple(
+                location_row(location, may_mark, oob=True)
+                for location, earlier in zip(now, was, strict=True)
+                if location != earlier
+            )
+        )
+
 
 LAYOUT = OreLayout()
 
@@ -165,6 +184,19 @@ def _gear(rows: list[TraitRow]) -> dict[str, dict]:
         for item in table["items"]:
             item["slice"] = f"{item['start']}:{item['end']}"
     return tables
+
+
+def _same_frame(old: Part, new: Part, before: dict, after: dict) -> bool:
+    """Whether the wound table prints the same around its locations before and after."""
+    return (
+        old.signature == new.signature
+        and old.errors == new.errors
+        and old.violations == new.violations
+        and not any(f.error for f in old.fields + new.fields)
+        and before["ore_limb_penalty"] == after["ore_limb_penalty"]
+        and before["can_edit_player"] == after["can_edit_player"]
+        and [f.row.choices for f in old.fields[:1]] == [f.row.choices for f in new.fields[:1]]
+    )
 
 
 def _locations(state: SheetState) -> list[dict]:

@@ -30,9 +30,10 @@ from rulesets.weg_d6.data import (
 )
 from rulesets.weg_d6.force import counted_skills, learning_this_adventure
 from rulesets.weg_d6.traits import code_text as code
-from sheets.characters.layouts.base import Layout, Section
+from sheets.characters.layouts.base import Field, Layout, Narrowed, Part, Section, changed_fields
 from sheets.characters.models import Character
 from sheets.characters.state import SheetState
+from sheets.characters.templatetags.sheet_rows import step_button, steps_of
 
 PLAY = "play"
 ATTRIBUTE_SECTION = {a.label: f"attr-{a.slug}" for a in ATTRIBUTES}
@@ -199,6 +200,59 @@ class WegD6Layout(Layout):
 
     def print_extra(self, state: SheetState, character: Character) -> dict:
         return {"printed": _printed(state)}
+
+    def narrowed(self, old: Part, new: Part, before: dict, after: dict) -> Narrowed | None:
+        """An attribute's box whose buttons moved (a step changes the codes, and so the
+        steps, of the skills under it) sends the rows that moved and the buttons of theirs
+        that changed, each by its id, rather than the box: when its rows and messages are
+        the same, and no row gains or loses its paid advance (a line of its own)."""
+        if new.section.key not in ATTRIBUTE_SECTION.values() or (
+            old.signature != new.signature
+            or old.errors != new.errors
+            or old.violations != new.violations
+        ):
+            return None
+        flags = after["can_edit_player"], after["play"]
+        if flags != (before["can_edit_player"], before["play"]):
+            return None
+        moved = changed_fields(old, new)
+        earlier = {f.key: f for f in old.fields}
+        fields = []
+        for field in moved:
+            was = _shown_buttons(earlier[field.key], *flags)
+            now = _shown_buttons(field, *flags)
+            if ("advance" in was) != ("advance" in now):
+                return None
+            if was.keys() != now.keys():
+                # A button came or went: its row's steps go whole.
+                fields.append((field, (steps_of(field, *flags, oob=True),)))
+                continue
+            buttons = tuple(
+                step_button(name, field, *flags)
+                for name, values in now.items()
+                if name != "gap" and values != was[name]
+            )
+            fields.append((field, buttons))
+        return Narrowed(tuple(fields))
+
+
+def _shown_buttons(field: Field, can_edit_player: bool, play: bool) -> dict[str, tuple]:
+    """The buttons a code row's steps show (`_steps.html`), each with the values it prints,
+    and "gap" where a "−" is not offered beside a "+"."""
+    row, refused = field.row, field.refused
+    priced = bool(play and row.next_cost)
+    shown: dict[str, tuple] = {}
+    if not refused and row.down:
+        shown["down"] = (row.key, row.down, row.label)
+    elif not refused and row.up:
+        shown["gap"] = ()
+    if row.up and not refused and not priced:
+        shown["up"] = (row.key, row.up, row.label)
+    if row.remove and can_edit_player and not priced:
+        shown["remove"] = (row.remove, row.remove_label, row.label)
+    if priced and row.up and can_edit_player and not refused:
+        shown["advance"] = (row.key, row.up, row.next_cost)
+    return shown
 
 
 def _buttons(row: TraitRow, play: bool) -> tuple:

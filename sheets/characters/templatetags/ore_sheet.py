@@ -1,16 +1,14 @@
 """`{% location_row location may_mark %}`: an O.R.E. hit location's row of the wound table,
 its wound boxes as buttons.
 
-Marking a wound box is the commonest click in an O.R.E. fight, and its response redraws
-the wound table, ten locations and some fifty boxes: each row is drawn here in one pass,
-and kept by its content (every row but the clicked one reads as it did), rather than
-through a dozen template variables a location and eight a box.
+Marking a wound box is the commonest click in an O.R.E. fight: its response sends the
+clicked location's row alone (`layouts.ore`), drawn here from the location's values in one
+pass rather than through a dozen template variables a location and eight a box.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from django import template
@@ -22,7 +20,9 @@ register = template.Library()
 
 
 @register.simple_tag
-def location_row(location: Mapping[str, Any], may_mark: bool) -> SafeString:
+def location_row(location: Mapping[str, Any], may_mark: bool, oob: bool = False) -> SafeString:
+    """The location's row; `oob` marks it to swap by its id, inside the <template> htmx
+    unwraps (a table row read outside its table is dropped)."""
     boxes = tuple(
         (
             box["key"],
@@ -36,15 +36,15 @@ def location_row(location: Mapping[str, Any], may_mark: bool) -> SafeString:
         for box in location["box_rows"]
     )
     words = tuple(str(location[key]) for key in _LOCATION_WORDS)
-    return _drawn_row(words, boxes, bool(may_mark))
+    row = _drawn_row(words, boxes, bool(may_mark), bool(oob))
+    return format_html("<template>{}</template>", row) if oob else row
 
 
 _LOCATION_WORDS = ("status", "slug", "heights", "source", "label", "clear", "ar", "explanation")
 
 
-@lru_cache(maxsize=1024)
 def _drawn_row(
-    words: tuple[str, ...], boxes: tuple[tuple[str, ...], ...], may_mark: bool
+    words: tuple[str, ...], boxes: tuple[tuple[str, ...], ...], may_mark: bool, oob: bool
 ) -> SafeString:
     status, slug, heights, source, label, clear, ar, explanation = words
     clear_button = (
@@ -58,7 +58,7 @@ def _drawn_row(
         else ""
     )
     return format_html(
-        '<tr class="location {}" id="location-{}" data-status="{}">'
+        '<tr class="location {}" id="location-{}" data-status="{}"{}>'
         '<td class="heights">{}</td><th scope="row" title="Source: {}">{}</th>'
         # The line break stands for the space a browser draws between the boxes and "clear".
         '<td class="boxes">{}\n{}</td><td class="ar">{}</td>'
@@ -66,6 +66,7 @@ def _drawn_row(
         status,
         slug,
         status,
+        mark_safe(' hx-swap-oob="true"' if oob else ""),
         heights,
         source,
         label,
@@ -77,10 +78,6 @@ def _drawn_row(
     )
 
 
-# A location's boxes are drawn from these words alone: an edit redraws the wound table, in
-# which every location but the one clicked reads as it did, so each is drawn once per
-# content (escaping some fifty boxes' attributes cost more than the rest of the table).
-@lru_cache(maxsize=1024)
 def _drawn_boxes(boxes: tuple[tuple[str, ...], ...], may_mark: bool) -> SafeString:
     disabled = mark_safe("" if may_mark else " disabled")
     return format_html_join(
@@ -92,8 +89,3 @@ def _drawn_boxes(boxes: tuple[tuple[str, ...], ...], may_mark: bool) -> SafeStri
             for key, dom_id, state, label, state_label, next_label, mark in boxes
         ),
     )
-
-
-def forget_boxes() -> None:
-    _drawn_boxes.cache_clear()
-    _drawn_row.cache_clear()

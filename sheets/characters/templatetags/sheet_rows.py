@@ -1,19 +1,15 @@
-"""`{% sheet_row field %}`: one sheet row, drawn once per content and kept (and a WEG code
-row's step buttons, `{% code_steps field %}`, and the budget panel, `{% sheet_budget %}`,
-the same way).
+"""`{% sheet_row field %}`: one sheet row (and a WEG code row's step buttons,
+`{% code_steps field %}`, and the budget panel, `{% sheet_budget %}`).
 
-A sheet page has a hundred rows and an edit changes one or two of them, but a section an
-edit swaps is drawn whole, before the write and after it, to find what changed. A row's
-markup is a function of the row as laid out (`Field`, a frozen value: the trait row, its
-problems, a refused value typed), the character it links to and its roll page, so each
-process keeps the last few thousand drawn rows by exactly that: an unchanged row costs a
-look-up instead of a template render. Such a key never goes stale; a template edited under
-`runserver` shows in rows drawn after the next restart.
+Each is drawn from exactly the values it prints, in a context of its own: a row from its
+laid-out `Field` (the trait row, its problems, a refused value typed), the character it
+links to and its roll page. So a row reads the same wherever it is drawn, on the page or
+alone in an edit response that swaps it by its id, and a template cannot come to depend
+on something else of the page unnoticed.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from django import template
@@ -28,9 +24,6 @@ if TYPE_CHECKING:  # a row is drawn from a laid-out Field; the layouts import th
 
 register = template.Library()
 
-# About 600 bytes a row: some 5 MB a process, enough for every row of a busy table's
-# sheets (50 sheets of up to 150 rows) so a round of edits over all of them still hits.
-ROWS_KEPT = 8192
 ROW_TEMPLATE = "rulesets/_row.html"
 STEPS_TEMPLATE = "rulesets/weg_d6/_steps.html"
 BUDGET_TEMPLATE = "rulesets/_budget.html"
@@ -40,7 +33,7 @@ BUDGET_TEMPLATE = "rulesets/_budget.html"
 def sheet_row(context: Context, field: Field, oob: bool = False) -> SafeString:
     """The row's markup as `rulesets/_row.html` draws it; `oob` marks it to swap by its id."""
     character = context.get("character")
-    return _kept(
+    return draw(
         ROW_TEMPLATE,
         field=field,
         oob=oob,
@@ -50,20 +43,35 @@ def sheet_row(context: Context, field: Field, oob: bool = False) -> SafeString:
 
 
 @register.simple_tag(takes_context=True)
-def code_steps(context: Context, field: Field) -> SafeString:
-    """A WEG code row's step buttons (`rulesets/weg_d6/_steps.html`), kept the same way."""
-    return _kept(
-        STEPS_TEMPLATE,
+def code_steps(context: Context, field: Field, oob: bool = False) -> SafeString:
+    """A WEG code row's step buttons (`rulesets/weg_d6/_steps.html`)."""
+    return steps_of(field, bool(context.get("can_edit_player")), bool(context.get("play")), oob=oob)
+
+
+def steps_of(field: Field, can_edit_player: bool, play: bool, *, oob: bool = False) -> SafeString:
+    """A code row's step buttons, from the row and the two flags they read; `oob` marks
+    them to swap by their ids (an edit response sends them beside their row)."""
+    return draw(STEPS_TEMPLATE, field=field, can_edit_player=can_edit_player, play=play, oob=oob)
+
+
+def step_button(
+    name: str, field: Field, can_edit_player: bool, play: bool, *, oob: bool = True
+) -> SafeString:
+    """One of a code row's buttons alone ("down", "up", "remove", "advance": the partials of
+    `_steps.html`), marked to swap by its id."""
+    return draw(
+        f"{STEPS_TEMPLATE}#{name}",
         field=field,
-        can_edit_player=bool(context.get("can_edit_player")),
-        play=bool(context.get("play")),
+        can_edit_player=can_edit_player,
+        play=play,
+        oob_button=oob,
     )
 
 
 @register.simple_tag(takes_context=True)
 def sheet_budget(context: Context, oob: bool = False) -> SafeString:
-    """The budget panel (`rulesets/_budget.html`), kept the same way by all it prints."""
-    return _kept(
+    """The budget panel (`rulesets/_budget.html`), from all it prints."""
+    return draw(
         BUDGET_TEMPLATE,
         status=context.get("status"),
         pools=context.get("pools"),
@@ -73,20 +81,5 @@ def sheet_budget(context: Context, oob: bool = False) -> SafeString:
     )
 
 
-def _kept(template_name: str, **values: Any) -> SafeString:
-    key = tuple(values.items())
-    try:
-        return _drawn(template_name, key)
-    except TypeError:  # a value that cannot be hashed: drawn, not kept
-        return _draw(template_name, key)
-
-
-def _draw(template_name: str, values: tuple[tuple[str, Any], ...]) -> SafeString:
-    return mark_safe(get_template(template_name).template.render(Context(dict(values))))
-
-
-_drawn = lru_cache(maxsize=ROWS_KEPT)(_draw)
-
-
-def forget_rows() -> None:
-    _drawn.cache_clear()
+def draw(template_name: str, **values: Any) -> SafeString:
+    return mark_safe(get_template(template_name).template.render(Context(values)))
