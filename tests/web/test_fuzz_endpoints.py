@@ -40,6 +40,7 @@ from sheets.campaigns.services import (
 )
 from sheets.characters.models import Character, GMNote, Review
 from sheets.characters.services import character_create, character_submit
+from sheets.history.revisions import diff_ops
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
 FUZZ = settings(
@@ -164,11 +165,72 @@ def _paths(value: Any, prefix: tuple = ()) -> Any:
             yield from _paths(inner, (*prefix, index))
 
 
+# Dates as files write them, and as they break: no offset, a day that does not exist, a
+# moment that cannot be said in UTC.
+ODD_DATES = st.sampled_from(
+    [
+        "2026-11-22T10:00:00",
+        "2026-02-30T10:00:00+00:00",
+        "0001-01-01T00:00:00+05:00",
+        "9999-12-31T23:59:59-05:00",
+        "2026-11-22T10:00:00+99:00",
+        "yesterday",
+    ]
+) | st.datetimes().map(lambda moment: moment.isoformat() + "+14:00")
+
+
+def _with_history(system: str) -> dict:
+    """A file of schema version 2 as an export writes it: a history (created, renamed)
+    and a ledger (an award, a purchase, its refund). Built without the database, so each
+    generated file costs nothing to make."""
+    sheet = get_ruleset(system).demo_sheet()
+    created = {"name": "Fuzzed", "settings": {}, "sheet": sheet}
+    renamed = created | {"name": "Fuzzed again"}
+    when = "2026-11-22T10:00:00+00:00"
+    entry = {"unit": "XP", "author": "luke", "created_at": when, "version": 2, "adventure": 1}
+    return {
+        "format": "datapad-character",
+        "schema_version": 2,
+        "system": system,
+        "name": "Fuzzed again",
+        "rule_settings": {},
+        "sheet": sheet,
+        "adventure": 1,
+        "ledger": [
+            entry | {"id": 1, "kind": "award", "amount": 40, "reason": "Session 1"},
+            entry | {"id": 2, "kind": "purchase", "amount": -5, "trait": "attr.strength"},
+            entry | {"id": 3, "kind": "refund", "amount": 5, "undoes": 2, "carried": False},
+        ],
+        "history": [
+            {
+                "version": 1,
+                "created_at": when,
+                "author": "luke",
+                "summary": "Created",
+                "ops": diff_ops({}, created),
+                "changes": [],
+                "changes_more": 0,
+            },
+            {
+                "version": 2,
+                "created_at": when,
+                "author": "luke",
+                "summary": "Renamed",
+                "ops": diff_ops(created, renamed),
+                "changes": [["Name", "Fuzzed", "Fuzzed again"]],
+            },
+        ],
+        "exported_at": when,
+    }
+
+
 @st.composite
 def character_files(draw: Any) -> bytes:
-    """A real character file with one part replaced by an odd value, or raw bytes that
-    are barely JSON (deep nesting, huge numbers, NaN)."""
-    kind = draw(st.sampled_from(["file", "file", "raw"]))
+    """A real character file with one part replaced by an odd value (or left out), or raw
+    bytes that are barely JSON (deep nesting, huge numbers, NaN). Half the files carry a
+    history and a ledger, and most of their odd values land there: in an operation, a
+    ledger entry, an author, a date."""
+    kind = draw(st.sampled_from(["file", "history", "history", "raw"]))
     if kind == "raw":
         return draw(
             st.sampled_from(
@@ -186,19 +248,31 @@ def character_files(draw: Any) -> bytes:
             | st.binary(max_size=200)
         )
     system = draw(st.sampled_from(sorted(SYSTEMS)))
-    data = {
-        "format": "datapad-character",
-        "schema_version": 1,
-        "system": system,
-        "name": "Fuzzed",
-        "rule_settings": {},
-        "sheet": get_ruleset(system).demo_sheet(),
-    }
-    path = draw(st.sampled_from([p for p in _paths(data) if p]))
+    if kind == "history":
+        data = _with_history(system)
+        paths = [p for p in _paths(data) if p[:1] in (("history",), ("ledger",))]
+        # And the sheet's own parts, which the history leads back from.
+        paths += [("sheet", key) for key in data["sheet"]]
+    else:
+        data = {
+            "format": "datapad-character",
+            "schema_version": 1,
+            "system": system,
+            "name": "Fuzzed",
+            "rule_settings": {},
+            "sheet": get_ruleset(system).demo_sheet(),
+        }
+        paths = [p for p in _paths(data) if p]
+    path = draw(st.sampled_from(paths))
     target = data
     for part in path[:-1]:
         target = target[part]
-    target[path[-1]] = draw(ODD_JSON)
+    if isinstance(target, dict) and draw(st.integers(0, 4)) == 0:
+        # Left out: a key the schema fills by default, or one the format requires.
+        del target[path[-1]]
+    else:
+        odd = ODD_DATES | ODD_JSON if path[-1] == "created_at" else ODD_JSON
+        target[path[-1]] = draw(odd)
     # json.dumps writes a lone surrogate as the escape "\ud800", as another tool would.
     return json.dumps(data, allow_nan=True).encode()
 
@@ -310,10 +384,22 @@ class CharacterForms(FuzzCase):
         if response.status_code != 302:
             self.assertFalse(Character.objects.exists())
         else:
-            # An accepted file makes a character that opens.
+            # An accepted file makes a character that opens, and so do its history, the
+            # diff of its whole history, the restore of its first version and its export.
             character = Character.objects.get()
             page = self.as_player.get(reverse("character_sheet", args=[character.pk]))
             self.assertEqual(page.status_code, 200)
+            for url, query in [
+                (reverse("character_history", args=[character.pk]), {}),
+                (
+                    reverse("character_history_diff", args=[character.pk]),
+                    {"from": "1", "to": str(character.version)},
+                ),
+                (reverse("character_history_restore", args=[character.pk, 1]), {}),
+            ]:
+                self.assertNoServerError(self.as_player.get(url, query))
+            exported = self.as_player.get(reverse("character_export", args=[character.pk]))
+            self.assertEqual(exported.status_code, 200)
 
 
 class CampaignForms(FuzzCase):
