@@ -411,8 +411,14 @@ def _history(raw: Any) -> list[dict]:
 def _state_fault(state: dict) -> str:
     """What makes a rebuilt state no state a character could have had ("" when none)."""
     name = state.get("name")
-    if not isinstance(name, str) or len(name) > NAME_MAX_LENGTH or not storable(name):
-        return f"its name is not text of at most {NAME_MAX_LENGTH} characters"
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name) > NAME_MAX_LENGTH
+        or not storable(name)
+    ):
+        # A restore writes it back as the character's name.
+        return f"its name is not text of 1 to {NAME_MAX_LENGTH} characters"
     if not isinstance(state.get("settings"), dict):
         return "its rule readings are not an object"
     if not isinstance(state.get("sheet"), dict):

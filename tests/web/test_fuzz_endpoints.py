@@ -400,6 +400,12 @@ class CharacterForms(FuzzCase):
                 self.assertNoServerError(self.as_player.get(url, query))
             exported = self.as_player.get(reverse("character_export", args=[character.pk]))
             self.assertEqual(exported.status_code, 200)
+            # Restoring the first version writes what the file's history says it was.
+            restored = self.as_player.post(
+                reverse("character_history_restore", args=[character.pk, 1]),
+                {"version": str(character.version)},
+            )
+            self.assertNoServerError(restored)
 
 
 class CampaignForms(FuzzCase):

@@ -177,7 +177,11 @@ HOSTILE: dict[str, tuple[Callable[[dict], None], str]] = {
     ),
     "a history leading back to a name that is a list": (
         lambda data: _op(data).update(before=["Kel", "Varo"]),
-        "leads back to a version 1 where its name is not text",
+        "leads back to a version 1 where its name is not text of 1 to 100 characters",
+    ),
+    "a history leading back to an empty name": (
+        lambda data: _op(data).update(before="  "),
+        "leads back to a version 1 where its name is not text of 1 to 100 characters",
     ),
     "a history leading back to readings that are a number": (
         lambda data: data["history"][1]["ops"].append(
