@@ -13,6 +13,10 @@ PROXY_SSL_HEADER "1" behind a reverse proxy that terminates TLS and sets X-Forwa
 TRUSTED_PROXIES number of reverse proxies in front (login throttling reads the client's
               address from X-Forwarded-For then; default 0: the connection's address)
 REDIS_URL     e.g. redis://127.0.0.1:6379/0: sessions read through this shared cache
+EMAIL_URL     how mail leaves: console:// (default: printed), smtp://user:pass@host:port,
+              smtp+tls://… (STARTTLS), smtp+ssl://… (TLS from the start)
+DEFAULT_FROM_EMAIL  the sender of password resets and review notices
+SITE_URL      where the links in review notices point (default http://127.0.0.1:8000)
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -241,3 +246,65 @@ if REDIS_URL:
         }
     }
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+# --- E-mail ----------------------------------------------------------------------------------
+# Password resets and review notices. One URL names the way out, as DATABASE_URL does; the
+# default prints each mail on the console, so development needs no mail server.
+EMAIL_SCHEMES = {
+    "console": ("django.core.mail.backends.console.EmailBackend", None, None),
+    "smtp": ("django.core.mail.backends.smtp.EmailBackend", None, 25),
+    "smtp+tls": ("django.core.mail.backends.smtp.EmailBackend", "tls", 587),
+    "smtp+ssl": ("django.core.mail.backends.smtp.EmailBackend", "ssl", 465),
+}
+
+
+def email_settings(url: str) -> dict:
+    """The EMAIL_* settings an EMAIL_URL stands for; a URL we cannot read stops the start
+    with the reason (a typo would otherwise lose every reset mail without a word)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as error:
+        raise ImproperlyConfigured(f"EMAIL_URL is not a URL we can read: {error}.") from None
+    scheme = parts.scheme.lower()
+    if scheme not in EMAIL_SCHEMES:
+        known = ", ".join(f"{name}://" for name in EMAIL_SCHEMES)
+        raise ImproperlyConfigured(f"EMAIL_URL starts with {scheme or 'nothing'}://; use {known}")
+    backend, security, default_port = EMAIL_SCHEMES[scheme]
+    if default_port is None:
+        return {
+            "EMAIL_BACKEND": backend,
+            "EMAIL_HOST": "localhost",
+            "EMAIL_PORT": 25,
+            "EMAIL_HOST_USER": "",
+            "EMAIL_HOST_PASSWORD": "",
+            "EMAIL_USE_TLS": False,
+            "EMAIL_USE_SSL": False,
+        }
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"EMAIL_URL names no mail server: {scheme}://host:port")
+    return {
+        "EMAIL_BACKEND": backend,
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port or default_port,
+        # Percent-encoded in the URL, so a password may hold "@", ":" or "/".
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": security == "tls",
+        "EMAIL_USE_SSL": security == "ssl",
+    }
+
+
+_email = email_settings(os.environ.get("EMAIL_URL", "console://"))
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email["EMAIL_HOST"]
+EMAIL_PORT = _email["EMAIL_PORT"]
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+# A mail server that does not answer makes a reset or a review wait this long, no longer.
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Datapad <datapad@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")

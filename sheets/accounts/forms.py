@@ -1,11 +1,12 @@
-"""The log-in and password-change forms: both ask the login throttle (django-axes) first."""
+"""Account forms: the log-in and password change ask the login throttle (django-axes)
+first; sign-up and the preferences page keep an e-mail address for resets and notices."""
 
 from __future__ import annotations
 
 from django import forms
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.http import HttpRequest
 
 
@@ -60,3 +61,35 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
                 self.error_messages["password_incorrect"], code="password_incorrect"
             )
         return old_password
+
+
+class SignupForm(UserCreationForm):
+    """Django's sign-up, with an e-mail address kept for a forgotten password (optional)."""
+
+    email = forms.EmailField(
+        required=False,
+        max_length=254,
+        help_text="Optional: where a password reset link is sent if you forget yours.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+class PreferencesForm(forms.Form):
+    email = forms.EmailField(
+        required=False,
+        max_length=254,
+        label="E-mail address",
+        help_text="Where password reset links and the notices you tick below are sent.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    mail_on_submit = forms.BooleanField(
+        required=False,
+        label="Mail me when a player of my table submits a sheet for review (as a GM)",
+    )
+    mail_on_decision = forms.BooleanField(
+        required=False,
+        label="Mail me when a GM approves my sheet or asks for changes",
+    )

@@ -1,5 +1,6 @@
 """Django's account pages, with the log-in and the password change that ask the login
-throttle first (sheets/accounts/forms.py)."""
+throttle first (sheets/accounts/forms.py), the throttled password reset request, and the
+user's own settings."""
 
 from __future__ import annotations
 
@@ -8,10 +9,17 @@ from django.urls import path
 
 from sheets.accounts import views
 
-OURS = {"login", "password_change"}
+OURS = {"login", "password_change", "password_reset", "password_reset_confirm"}
 
 urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("password_change/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("password_reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "reset/<uidb64>/<token>/",
+        views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path("settings/", views.preferences, name="account_settings"),
     *(pattern for pattern in auth_urls.urlpatterns if pattern.name not in OURS),
 ]
