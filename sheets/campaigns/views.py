@@ -30,7 +30,7 @@ from sheets.advancement.figures import engine_sheet, figures, with_figures
 from sheets.campaigns import services
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.campaigns.services import CampaignRefused, SettingsRefused
-from sheets.characters.models import Character
+from sheets.characters.models import Character, ReviewState
 from sheets.history.models import Revision
 from sheets.permissions import (
     campaign_for,
@@ -58,9 +58,18 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
         .annotate(count=Count("pk"))
         .values("count")
     )
+    # Sheets submitted and not yet decided: what waits for the table's GM.
+    awaiting = (
+        Character.objects.filter(campaign=OuterRef("pk"), review_state=ReviewState.SUBMITTED)
+        .order_by()
+        .values("campaign")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
     campaigns = visible_campaigns(request.user).annotate(
         my_role=Subquery(my_role[:1]),
         sheet_count=Coalesce(Subquery(sheet_count), Value(0), output_field=IntegerField()),
+        awaiting_review=Coalesce(Subquery(awaiting), Value(0), output_field=IntegerField()),
     )
     return render(request, "campaigns/list.html", {"campaigns": campaigns, "gm_role": Role.GM})
 

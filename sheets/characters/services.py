@@ -14,6 +14,7 @@ from rulesets.core import InvalidEdit, RowKind, Stage, TraitRow, resolve_setting
 from rulesets.core.parsing import clean_text
 from rulesets.core.stage import STAGE_TRAIT
 from rulesets.registry import get_ruleset, system_info
+from sheets.accounts.services import notify_after_commit
 from sheets.advancement import services as ledger
 from sheets.advancement.figures import (
     advancement_for,
@@ -24,7 +25,7 @@ from sheets.advancement.figures import (
     paid_trait,
 )
 from sheets.advancement.models import LedgerEntry
-from sheets.campaigns.models import Campaign
+from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, GMNote, Review, ReviewState, ShareLink
 from sheets.characters.state import sheet_state
 from sheets.history.revisions import (
@@ -423,6 +424,22 @@ def _set_review(character: Character, author: AbstractBaseUser, kind: str, comme
     )
 
 
+def _notify_review(character: Character, review: Review) -> None:
+    """Mail the step to whoever asked for such notices: a submission to the table's GMs, a
+    decision to the player; nobody about their own act. The mail leaves once the step is
+    committed (sheets/accounts/services.py), outside this row lock."""
+    author_id = review.author_id
+    if review.kind == Review.Kind.SUBMITTED:
+        gms = Membership.objects.filter(campaign_id=character.campaign_id, role=Role.GM)
+        recipients = [m.user for m in gms.select_related("user") if m.user_id != author_id]
+        choice, template = "mail_on_submit", "accounts/notice_submitted.txt"
+    else:
+        recipients = [character.owner] if character.owner_id != author_id else []
+        choice, template = "mail_on_decision", "accounts/notice_decided.txt"
+    context = {"character": character, "campaign": character.campaign, "review": review}
+    notify_after_commit(recipients, choice, template, context)
+
+
 REVIEW_COMMENT_MAX = 4000
 
 
@@ -450,7 +467,8 @@ def character_submit(*, user: AbstractBaseUser, character_id: int, version: int)
             character.review_version == character.version
         ):
             raise ActionRefused("This version is already with the GM.")
-        _set_review(character, user, Review.Kind.SUBMITTED, "")
+        review = _set_review(character, user, Review.Kind.SUBMITTED, "")
+        _notify_review(character, review)
     return character
 
 
@@ -460,7 +478,8 @@ def character_approve(
     """The GM approves the sheet exactly as it stands at `version`; an older one is refused."""
     with transaction.atomic():
         character = _locked(user, character_id, Need.GM, version)
-        _set_review(character, user, Review.Kind.APPROVED, _clean_comment(comment, required=False))
+        comment = _clean_comment(comment, required=False)
+        _notify_review(character, _set_review(character, user, Review.Kind.APPROVED, comment))
     return character
 
 
@@ -470,7 +489,7 @@ def character_request_changes(
     with transaction.atomic():
         character = _locked(user, character_id, Need.GM, version)
         text = _clean_comment(comment, required=True)
-        _set_review(character, user, Review.Kind.CHANGES_REQUESTED, text)
+        _notify_review(character, _set_review(character, user, Review.Kind.CHANGES_REQUESTED, text))
     return character
 
 
