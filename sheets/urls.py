@@ -9,6 +9,7 @@ from sheets.accounts import views as account_views
 # One include per capability; each app's urls.py names its own pages.
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/", include("sheets.accounts.urls")),
     path("", include("sheets.characters.urls")),

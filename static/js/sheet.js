@@ -67,15 +67,12 @@
   }
 
   function whyNotSaved(xhr) {
-    if (!navigator.onLine || !xhr || xhr.status === 0) {
-      return "no connection. It is sent again when the connection returns.";
-    }
-    if (xhr.status >= 500) return "the server failed (error " + xhr.status + "). Try again.";
-    var again = " Log in again in another tab, then retry.";
-    if (xhr.status >= 400) {
-      return "the server refused it (error " + xhr.status + "): your session may have ended." + again;
-    }
-    return "the server did not take it: you may have been logged out." + again;
+    var status = xhr ? xhr.status : 0;
+    if (!navigator.onLine || !status) return "no connection; sent again once you are back online.";
+    if (status >= 500) return "the server failed (error " + status + ").";
+    // A refusal (403) or a login page instead of the sheet: the session has ended.
+    return "you may have been logged out (" + (status >= 400 ? "error " + status : "no sheet came back")
+      + "). Log in again in another tab, then retry.";
   }
 
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -93,102 +90,83 @@
     drawUnsaved();
   });
 
+  // The control an edit changed, or the button it pressed: found again by name (and a
+  // dot or button by value) when a swap redrew its row, showing the unsaved value again.
   function controlOf(edit) {
-    var form = document.getElementById("sheet-form");
-    if (!form || !edit.name) return null;
-    if (edit.control && edit.control.isConnected) return edit.control;
-    var selector = '[name="' + CSS.escape(edit.name) + '"]';
-    var candidates = form.querySelectorAll(selector + ":not([type=hidden])");
-    for (var i = 0; i < candidates.length; i++) {
-      var candidate = candidates[i];
-      if (candidate.type !== "radio" || candidate.value === edit.value) {
-        // The row was redrawn from what is stored: show the unsaved value again.
-        if (candidate.type === "radio" || candidate.type === "checkbox") {
-          candidate.checked = candidate.type === "radio" ? true : edit.checked;
-        } else {
-          candidate.value = edit.value;
-        }
-        edit.control = candidate;
-        return candidate;
-      }
+    var old = edit.name ? edit.control : edit.button;
+    if (!old || old.isConnected) return old;
+    var found = Array.from(document.querySelectorAll('#sheet-form [name="' + CSS.escape(old.name)
+      + '"]:not([type=hidden])')).find(function (candidate) {
+      return !/radio|submit/.test(candidate.type) || candidate.value === old.value;
+    });
+    if (found && edit.name) {
+      if (found.type === "checkbox") found.checked = edit.checked;
+      else if (found.type === "radio") found.checked = true;
+      else found.value = edit.value;
     }
-    return null;
+    if (found) edit[edit.name ? "control" : "button"] = found;
+    return found;
   }
 
   function placeOf(edit) {
-    var control = edit.name ? controlOf(edit) : edit.button;
-    if (!control || !control.isConnected) {
-      if (!edit.button) return null;
-      control = document.querySelector('#sheet-form button[name="' + CSS.escape(edit.button.name)
-        + '"][value="' + CSS.escape(edit.button.value) + '"]');
-      if (!control) return null;
-      edit.button = control;
-    }
-    return control.closest(".trait, .field, li, p, fieldset, tr") || control.parentElement;
+    var control = controlOf(edit);
+    return control && (control.closest(".trait, .field, li, p, fieldset, tr") || control.parentElement);
   }
 
   // Draw every unsaved edit's note beside its field, and one line above the sheet.
+  function retryButton(key, label) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "retry";
+    button.dataset.retry = key;
+    button.textContent = label;
+    return button;
+  }
+
   function drawUnsaved() {
     document.querySelectorAll(".unsaved-note").forEach(function (note) { note.remove(); });
     document.querySelectorAll(".unsaved").forEach(function (row) {
       row.classList.remove("unsaved");
     });
-    var failed = [];
-    pending.forEach(function (edit) { if (!edit.sent && edit.reason) failed.push(edit); });
+    var failed = Array.from(pending.values()).filter(function (edit) {
+      return !edit.sent && edit.reason;
+    });
     failed.forEach(function (edit) {
       var place = placeOf(edit);
       if (!place) return;
       place.classList.add("unsaved");
       var note = document.createElement("span");
-      note.className = "unsaved-note";
+      note.className = "unsaved-note error";
       note.setAttribute("role", "alert");
-      var strong = document.createElement("strong");
-      strong.textContent = "Not saved";
-      note.appendChild(strong);
-      note.appendChild(document.createTextNode(": " + edit.reason + " "));
-      var retry = document.createElement("button");
-      retry.type = "button";
-      retry.className = "retry";
-      retry.textContent = "Retry";
-      retry.dataset.retry = edit.key;
-      note.appendChild(retry);
+      note.innerHTML = "<strong>Not saved</strong>: ";
+      note.append(edit.reason + " ", retryButton(edit.key, "Retry"));
       place.appendChild(note);
     });
     var summary = document.getElementById("unsaved-summary");
-    if (!failed.length) {
+    var sheet = document.getElementById("sheet");
+    if (!failed.length || !sheet) {
       if (summary) summary.remove();
       return;
     }
-    var sheet = document.getElementById("sheet");
-    if (!sheet) return;
     if (!summary) {
       summary = document.createElement("div");
       summary.id = "unsaved-summary";
+      summary.className = "message error";
       summary.setAttribute("role", "status");
       sheet.insertBefore(summary, document.getElementById("sheet-form"));
     }
-    summary.textContent = failed.length === 1 ? "1 change is not saved yet. "
-      : failed.length + " changes are not saved yet. ";
-    var all = document.createElement("button");
-    all.type = "button";
-    all.className = "retry";
-    all.dataset.retry = "*";
-    all.textContent = failed.length === 1 ? "Retry" : "Retry all";
-    summary.appendChild(all);
+    var one = failed.length === 1;
+    summary.textContent = (one ? "1 change is" : failed.length + " changes are") + " not saved yet. ";
+    summary.appendChild(retryButton("*", one ? "Retry" : "Retry all"));
   }
 
   function resend(edit) {
     if (edit.sent) return;
     var form = document.getElementById("sheet-form");
     if (!form) return;
-    if (edit.name) {
-      var control = controlOf(edit);
-      if (control) control.dispatchEvent(new Event("change", { bubbles: true }));
-    } else if (placeOf(edit) && edit.button) {
-      form.requestSubmit(edit.button);
-    } else if (edit.key === "button:save=all") {
-      form.requestSubmit(form.querySelector('button[name="save"][value="all"]'));
-    }
+    var control = controlOf(edit);
+    if (control && edit.name) control.dispatchEvent(new Event("change", { bubbles: true }));
+    else if (control) form.requestSubmit(control);
   }
 
   function resendAll() {

@@ -82,8 +82,16 @@ def test_the_500_page_draws_without_a_database_or_a_request_context():
 def test_every_page_links_our_own_icon_and_the_icon_files_exist(client):
     text = client.get(reverse("home")).content.decode()
     assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in text
-    assert '<link rel="icon" href="/static/favicon.ico" sizes="32x32">' in text
     svg = finders.find("favicon.svg")
     assert svg and Path(svg).read_text(encoding="utf-8").startswith("<svg")
     ico = finders.find("favicon.ico")
     assert ico and Path(ico).read_bytes()[:4] == b"\x00\x00\x01\x00"
+
+
+@pytest.mark.django_db
+def test_favicon_ico_where_browsers_look_leads_to_our_icon(client):
+    # It answered 404 on every page (issue 24, item 20); pages link only the SVG, lighter.
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"] == "/static/favicon.ico"
+    assert finders.find(response["Location"].removeprefix("/static/"))
