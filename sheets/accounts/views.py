@@ -100,7 +100,8 @@ def preferences(request: HttpRequest) -> HttpResponse:
         "mail_on_submit": profile.mail_on_submit,
         "mail_on_decision": profile.mail_on_decision,
     }
-    form = PreferencesForm(request.POST or None, initial=initial)
+    # Bound on any POST: unticking every box posts nothing but the token.
+    form = PreferencesForm(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             services.preferences_save(user=request.user, **form.cleaned_data)

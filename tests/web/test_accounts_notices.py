@@ -66,6 +66,16 @@ def test_the_settings_page_keeps_the_address_and_the_notices_chosen(player_clien
     assert not re.search(r'name="mail_on_submit"[^>]*checked', text)
 
 
+def test_unticking_every_notice_and_clearing_the_address_is_saved(player_client, player):
+    preferences_save(user=player, email=PLAYER_MAIL, mail_on_submit=True, mail_on_decision=True)
+    # Nothing ticked and nothing typed: the browser posts no field at all.
+    saved = player_client.post(reverse("account_settings"), {})
+    assert saved["Location"] == reverse("account_settings")
+    player.refresh_from_db()
+    profile = Profile.objects.get(user=player)
+    assert (player.email, profile.mail_on_submit, profile.mail_on_decision) == ("", False, False)
+
+
 def test_the_settings_page_is_linked_from_every_page_for_a_logged_in_user(player_client):
     text = player_client.get(reverse("character_list")).content.decode()
     assert f'href="{reverse("account_settings")}">Settings</a>' in text

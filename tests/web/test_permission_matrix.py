@@ -32,6 +32,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
+from sheets.accounts.models import Profile
 from sheets.campaigns.models import Campaign, Invitation, Membership
 from sheets.campaigns.services import character_bring
 from sheets.characters.models import Character, GMNote, Review, ShareLink
@@ -102,6 +103,8 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     # The caller's own password: nobody else's data, but only for someone logged in.
     "password_change": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
     "password_change_done": {"GET": _logged_in(200), "POST": _logged_in(405)},
+    # One's own settings (e-mail address, review notices): each person's own.
+    "account_settings": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
     "character_file_schema": {"GET": _all(200), "POST": _all(405)},
     # Catalog suggestions while typing: the same public catalog for anyone logged in.
     "ore_weapon_matches": {"GET": _logged_in(200), "POST": _all(405)},
@@ -371,6 +374,7 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
             "new_password1": "another-long-password-77",
             "new_password2": "another-long-password-77",
         },
+        "account_settings": {"email": "someone@example.org", "mail_on_decision": "on"},
         "character_new": {"name": "Fresh Face", "system": "swd10"},
         "character_import": {
             "file": SimpleUploadedFile("ione.datapad.json", w.import_file, "application/json")
@@ -467,7 +471,12 @@ def _readable_text(response) -> str:
 def stored_state() -> dict[str, list]:
     """Everything a refused request must leave as it was."""
     return {
-        "users": list(get_user_model().objects.order_by("pk").values_list("pk", "password")),
+        "users": list(
+            get_user_model().objects.order_by("pk").values_list("pk", "password", "email")
+        ),
+        "profiles": list(
+            Profile.objects.order_by("pk").values_list("pk", "mail_on_submit", "mail_on_decision")
+        ),
         "characters": list(
             Character.objects.order_by("pk").values_list(
                 "pk",
