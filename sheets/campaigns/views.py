@@ -32,6 +32,7 @@ from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.campaigns.services import CampaignRefused, SettingsRefused
 from sheets.characters.models import Character, ReviewState
 from sheets.history.models import Revision
+from sheets.list_filters import Filters
 from sheets.permissions import (
     campaign_for,
     notes_left_behind,
@@ -66,12 +67,27 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
         .annotate(count=Count("pk"))
         .values("count")
     )
-    campaigns = visible_campaigns(request.user).annotate(
+    campaigns = visible_campaigns(request.user)
+    # The list's GET filters, applied in the database.
+    filters = Filters()
+    name = filters.search(request.GET)
+    system = filters.choice(
+        request.GET, "system", "System", [(info.key, info.name) for info in ready_systems()]
+    )
+    if name:
+        campaigns = campaigns.filter(name__icontains=name)
+    if system:
+        campaigns = campaigns.filter(system=system)
+    campaigns = campaigns.annotate(
         my_role=Subquery(my_role[:1]),
         sheet_count=Coalesce(Subquery(sheet_count), Value(0), output_field=IntegerField()),
         awaiting_review=Coalesce(Subquery(awaiting), Value(0), output_field=IntegerField()),
     )
-    return render(request, "campaigns/list.html", {"campaigns": campaigns, "gm_role": Role.GM})
+    return render(
+        request,
+        "campaigns/list.html",
+        {"campaigns": campaigns, "gm_role": Role.GM, "filters": filters},
+    )
 
 
 @require_http_methods(["GET", "POST"])

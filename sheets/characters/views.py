@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import F, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -43,6 +44,7 @@ from sheets.characters.services import (
     share_link_create,
     share_link_revoke,
 )
+from sheets.list_filters import Filters
 from sheets.history.revisions import HistoryBroken, as_changes, change_lines, state_at
 from sheets.permissions import (
     CharacterAccess,
@@ -77,17 +79,66 @@ def _status(character: Character) -> Status:
 
 
 @require_GET
+    characters, filters = _filtered(request.user, request.GET)
 @login_required
 def character_list(request: HttpRequest) -> HttpResponse:
     listed = [
         Listed(character, _status(character), figures(character).held)
-        for character in with_figures(own_characters(request.user))
+        for character in with_figures(characters)
     ]
     return render(
         request,
         "characters/list.html",
-        {"characters": listed, "change_requests": _change_requests(listed)},
+        {"characters": listed, "change_requests": _change_requests(listed), "filters": filters},
     )
+# The review filter's choices: the labels the list shows ("changed" is an approval the
+# sheet has moved on from since).
+REVIEW_CHOICES = [
+    (ReviewState.DRAFT.value, ReviewState.DRAFT.label),
+    (ReviewState.SUBMITTED.value, ReviewState.SUBMITTED.label),
+    (ReviewState.CHANGES_REQUESTED.value, ReviewState.CHANGES_REQUESTED.label),
+    (ReviewState.APPROVED.value, ReviewState.APPROVED.label),
+    ("changed", "Changed since approval"),
+]
+NO_TABLE = "none"
+
+
+def _filtered(user: AbstractBaseUser, query: Mapping[str, str]) -> tuple[QuerySet, Filters]:
+    """My characters narrowed in the database by the list's GET filters."""
+    characters = own_characters(user)
+    tables = Campaign.objects.filter(pk__in=characters.values("campaign"))
+    filters = Filters()
+    name = filters.search(query)
+    system = filters.choice(query, "system", "System", [(k, i.name) for k, i in SYSTEMS.items()])
+    table = filters.choice(
+        query,
+        "campaign",
+        "Campaign",
+        [(NO_TABLE, "No table"), *((str(c.pk), c.name) for c in tables)],
+    )
+    review = filters.choice(query, "review", "Review", REVIEW_CHOICES)
+    if name:
+        characters = characters.filter(name__icontains=name)
+    if system:
+        characters = characters.filter(system=system)
+    if table == NO_TABLE:
+        characters = characters.filter(campaign__isnull=True)
+    elif table:
+        characters = characters.filter(campaign_id=int(table))
+    if review:
+        # Only a sheet at a table has a review; the list shows none for the others.
+        characters = characters.filter(campaign__isnull=False)
+        if review in (ReviewState.APPROVED, "changed"):
+            approved = characters.filter(review_state=ReviewState.APPROVED)
+            unchanged = Q(version=F("review_version"))
+            characters = (
+                approved.filter(unchanged) if review == "approved" else approved.exclude(unchanged)
+            )
+        else:
+            characters = characters.filter(review_state=review)
+    return characters, filters
+
+
 
 
 def _change_requests(listed: list[Listed]) -> list[tuple[Character, Review]]:
