@@ -44,8 +44,8 @@ from sheets.characters.services import (
     share_link_create,
     share_link_revoke,
 )
-from sheets.list_filters import Filters
 from sheets.history.revisions import HistoryBroken, as_changes, change_lines, state_at
+from sheets.list_filters import Filters
 from sheets.permissions import (
     CharacterAccess,
     Need,
@@ -79,9 +79,9 @@ def _status(character: Character) -> Status:
 
 
 @require_GET
-    characters, filters = _filtered(request.user, request.GET)
 @login_required
 def character_list(request: HttpRequest) -> HttpResponse:
+    characters, filters = _filtered(request.user, request.GET)
     listed = [
         Listed(character, _status(character), figures(character).held)
         for character in with_figures(characters)
@@ -91,6 +91,8 @@ def character_list(request: HttpRequest) -> HttpResponse:
         "characters/list.html",
         {"characters": listed, "change_requests": _change_requests(listed), "filters": filters},
     )
+
+
 # The review filter's choices: the labels the list shows ("changed" is an approval the
 # sheet has moved on from since).
 REVIEW_CHOICES = [
@@ -137,8 +139,6 @@ def _filtered(user: AbstractBaseUser, query: Mapping[str, str]) -> tuple[QuerySe
         else:
             characters = characters.filter(review_state=review)
     return characters, filters
-
-
 
 
 def _change_requests(listed: list[Listed]) -> list[tuple[Character, Review]]:
