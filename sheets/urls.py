@@ -17,8 +17,7 @@ urlpatterns = [
     path("", include("sheets.transfer.urls")),
     path("", include("sheets.advancement.urls")),
     path("campaigns/", include("sheets.campaigns.urls")),
-    # The table's PDF (sheets/printing/urls.py) sits under the campaign's pages.
-    path("campaigns/", include("sheets.printing.urls")),
+    path("", include("sheets.printing.urls")),
     path("", include("sheets.rolls.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -13,7 +13,6 @@ urlpatterns = [
     path("characters/<int:pk>/edit/", views.character_edit, name="character_edit"),
     path("characters/<int:pk>/copy/", views.character_copy, name="character_copy"),
     path("characters/<int:pk>/delete/", views.character_remove, name="character_remove"),
-    path("characters/<int:pk>/pdf/", views.character_pdf, name="character_pdf"),
     path(
         "characters/<int:pk>/submit/",
         views.character_submit_review,
@@ -47,7 +46,6 @@ urlpatterns = [
     ),
     # Read-only share links: no login, no form, nothing private.
     path("s/<slug:token>/", views.shared_sheet, name="shared_sheet"),
-    path("s/<slug:token>/pdf/", views.shared_pdf, name="shared_pdf"),
     # Catalog suggestions while typing into an "add" row (nothing of anyone's is read).
     path(
         "catalogs/ore/weapons/",

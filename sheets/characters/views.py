@@ -13,7 +13,6 @@ from django.db.models import F, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
@@ -55,7 +54,6 @@ from sheets.permissions import (
     own_characters,
     shared_character,
 )
-from sheets.printing.pdf import render_character_pdf
 
 # A shared page's viewer: sees the sheet, sets nothing.
 NOBODY = CharacterAccess()
@@ -545,19 +543,6 @@ def character_remove(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "characters/confirm_delete.html", {"character": character})
 
 
-def _pdf_response(character: Character) -> HttpResponse:
-    response = HttpResponse(render_character_pdf(character), content_type="application/pdf")
-    filename = slugify(character.name) or "character"
-    response["Content-Disposition"] = f'attachment; filename="{filename}.pdf"'
-    return response
-
-
-@require_GET
-@login_required
-def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _pdf_response(character_for(request.user, pk)[0])
-
-
 # Review: the player submits, a GM approves or asks for changes, each at one version.
 
 
@@ -681,8 +666,3 @@ def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
     character = shared_character(token)
     context = sheet_context(character, access=NOBODY) | {"shared_token": token}
     return render(request, SHELL, context)
-
-
-@require_GET
-def shared_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    return _pdf_response(shared_character(token))

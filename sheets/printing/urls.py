@@ -1,21 +1,24 @@
-"""The table's PDF, under campaigns/ as before: start a build, its status, its download."""
+"""URLs of PDFs: a sheet's, a share link's, and the table's (start a build, its status,
+its download) under the campaign's pages."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from sheets.printing import views as print_views
+from sheets.printing import views
 
 urlpatterns = [
-    path("<int:pk>/print/", print_views.table_print_start, name="table_print_start"),
+    path("characters/<int:pk>/pdf/", views.character_pdf, name="character_pdf"),
+    path("s/<slug:token>/pdf/", views.shared_pdf, name="shared_pdf"),
+    path("campaigns/<int:pk>/print/", views.table_print_start, name="table_print_start"),
     path(
-        "<int:pk>/print/<int:print_pk>/",
-        print_views.table_print_status,
+        "campaigns/<int:pk>/print/<int:print_pk>/",
+        views.table_print_status,
         name="table_print_status",
     ),
     path(
-        "<int:pk>/print/<int:print_pk>/pdf/",
-        print_views.table_print_pdf,
+        "campaigns/<int:pk>/print/<int:print_pk>/pdf/",
+        views.table_print_pdf,
         name="table_print_pdf",
     ),
 ]

@@ -1,4 +1,5 @@
-"""The table's PDF: start a build, watch it (htmx polls the panel), download the result."""
+"""PDFs: a sheet's (its owner's and GMs', or a share link's), and the table's: start a
+build, watch it (htmx polls the panel), download the result."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from sheets.permissions import campaign_for
+from sheets.characters.models import Character
+from sheets.permissions import campaign_for, character_for, shared_character
 from sheets.printing.models import TablePrint
+from sheets.printing.pdf import render_character_pdf
 from sheets.printing.services import (
     PrintRefused,
     table_print_context,
@@ -20,6 +23,24 @@ from sheets.printing.services import (
 # The templates stay with the campaign pages that include the panel.
 PANEL = "campaigns/_table_print.html"
 PAGE = "campaigns/print.html"
+
+
+def _pdf_response(character: Character) -> HttpResponse:
+    response = HttpResponse(render_character_pdf(character), content_type="application/pdf")
+    filename = slugify(character.name) or "character"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.pdf"'
+    return response
+
+
+@require_GET
+@login_required
+def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _pdf_response(character_for(request.user, pk)[0])
+
+
+@require_GET
+def shared_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _pdf_response(shared_character(token))
 
 
 def _panel_or_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:

@@ -100,6 +100,8 @@ def _logged_in(answer: int | str) -> dict[str, int | str]:
 #                       anonymous, owner, other_player, gm, other_gm
 MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "home": {"GET": _all(200), "POST": _all(405)},
+    # The icon where browsers look for it: a permanent redirect to the static file, for all.
+    "favicon": {"GET": _all(301), "POST": _all(405)},
     # The caller's own password: nobody else's data, but only for someone logged in.
     "password_change": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
     "password_change_done": {"GET": _logged_in(200), "POST": _logged_in(405)},
