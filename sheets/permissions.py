@@ -5,6 +5,9 @@
 - Its owner changes what a player sets. Inside a campaign, the traits the seeds reserve to
   the GM (`TraitRow.setter`), the table's house rules, reviews and GM notes are the GM's;
   outside one, the owner sets everything, readings included.
+- A portrait is the player's picture of their character: its owner puts it up and takes it
+  down; a GM of its table may take it down (a table keeps its own standards) but not put
+  one up. Whoever sees the sheet sees it, and so does a share link's holder.
 - A campaign is seen by its members; only its GMs run it.
 
 A page a user may not see answers 404 (so it does not confirm the thing exists); a page
@@ -23,7 +26,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
-from rulesets.core import Setter, TraitRow
+from rulesets.core import Setter, Stage, TraitRow
 from rulesets.registry import get_ruleset
 from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, GMNote, ShareLink
@@ -61,6 +64,20 @@ class CharacterAccess:
             Need.OWNER: self.owner,
             Need.GM: self.gm,
         }[need]
+
+    # What the sheet page offers for the portrait: the answers its views ask for.
+    @property
+    def sets_portrait(self) -> bool:
+        return self.allows(PORTRAIT_SET)
+
+    @property
+    def removes_portrait(self) -> bool:
+        return self.allows(PORTRAIT_REMOVE)
+
+
+# Who may put up and take down a character's portrait (see the module's note).
+PORTRAIT_SET = Need.OWNER
+PORTRAIT_REMOVE = Need.EDIT
 
 
 def _gm_of(user: User) -> QuerySet[Membership]:
@@ -157,6 +174,21 @@ def trait_refusal(
     if access.owner or (access.gm and _table_edit(character.system, trait)):
         return ""
     return "Only the player changes this; as GM you set the traits marked GM."
+
+
+def stage_change_refusal(access: CharacterAccess, character: Character, to: str) -> str:
+    """Why this user may not move the sheet to stage `to`; empty when they may.
+
+    Finishing creation is the player's step, and at a table its GM's too; sending a sheet
+    in play back to creation is, at a table, the GM's decision alone (outside one, the
+    owner's). The sheet offers the button only to whom this allows.
+    """
+    at_table = character.campaign_id is not None
+    if to == Stage.CREATION and at_table:
+        return "" if access.gm else "At a table, only the GM sends a sheet back to creation."
+    if access.owner or (at_table and access.gm):
+        return ""
+    return "Only this character's player changes it."
 
 
 def _gm_edit(system: str, trait: str) -> bool:

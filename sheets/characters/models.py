@@ -152,3 +152,48 @@ class ShareLink(models.Model):
 
     def __str__(self) -> str:
         return f"Share of {self.character_id}"
+
+
+class PortraitManager(models.Manager):
+    """Rows without their image bytes: the sheet page asks `character.portrait` only for
+    its digest and size, and a related object is read through the base manager. The bytes
+    load when `image` is read (the portrait's own URL, the PDF)."""
+
+    def get_queryset(self) -> models.QuerySet:
+        return super().get_queryset().defer("image")
+
+
+class Portrait(models.Model):
+    """A character's picture, one at most, as sheets/characters/portraits.py stored it:
+    decoded, turned upright, fitted into a small square, its metadata dropped, re-encoded.
+
+    The bytes live in the database rather than in MEDIA_ROOT: a backup of the database is
+    then a backup of everything, every app server sees the same picture without a shared
+    disk, and the picture is written, replaced and deleted in the same transaction as the
+    character's version and revision (it goes with the character on delete).
+    """
+
+    character = models.OneToOneField(
+        Character, on_delete=models.CASCADE, primary_key=True, related_name="portrait"
+    )
+    # JPEG: browsers show it and WeasyPrint embeds it in a PDF as it is (a WebP or PNG
+    # would be decoded and written out again, several times larger, in every print).
+    image = models.BinaryField()
+    content_type = models.CharField(max_length=40, default="image/jpeg")
+    width = models.PositiveSmallIntegerField()
+    height = models.PositiveSmallIntegerField()
+    # SHA-256 of `image`: its URL names it, so a browser may keep each picture for good.
+    digest = models.CharField(max_length=64)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = models.Manager()
+    without_image = PortraitManager()
+
+    class Meta:
+        base_manager_name = "without_image"
+
+    def __str__(self) -> str:
+        return f"Portrait of {self.character_id}"

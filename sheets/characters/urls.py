@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from sheets.characters import catalog_views, views
+from sheets.characters import catalog_views, portrait_views, views
 
 urlpatterns = [
     path("characters/", views.character_list, name="character_list"),
@@ -44,8 +44,29 @@ urlpatterns = [
         views.character_share_revoke,
         name="character_share_revoke",
     ),
+    # The portrait: put up, taken down, and the picture itself (its digest in its URL).
+    path(
+        "characters/<int:pk>/portrait/",
+        portrait_views.portrait_upload,
+        name="character_portrait_upload",
+    ),
+    path(
+        "characters/<int:pk>/portrait/remove/",
+        portrait_views.portrait_delete,
+        name="character_portrait_remove",
+    ),
+    path(
+        "characters/<int:pk>/portrait/<slug:digest>.jpg",
+        portrait_views.portrait_image,
+        name="character_portrait",
+    ),
     # Read-only share links: no login, no form, nothing private.
     path("s/<slug:token>/", views.shared_sheet, name="shared_sheet"),
+    path(
+        "s/<slug:token>/portrait/<slug:digest>.jpg",
+        portrait_views.shared_portrait,
+        name="shared_portrait",
+    ),
     # Catalog suggestions while typing into an "add" row (nothing of anyone's is read).
     path(
         "catalogs/ore/weapons/",

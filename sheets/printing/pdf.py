@@ -21,7 +21,8 @@ WeasyPrint stops calling it or if any print lays out differently than with the f
 WeasyPrint reads every URL a page or stylesheet names. Its own fetcher would read any
 local file (an attachment link to file:///etc/... embeds that file in the PDF) or any
 web address, so every render here goes through StaticFilesOnly: files under static/
-and nothing else, whatever a template lets through.
+and nothing else, whatever a template lets through, but for one kind of data: URI, a
+picture carried in the page itself (the character's portrait), which reads nothing.
 
 A finished PDF is kept in a small per-process cache, keyed by everything the print
 depends on (character, version, a hash of its sheet, name and readings in force, the
@@ -46,12 +47,15 @@ that a full collection afterwards finds next to nothing).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import gc
 import hashlib
 import json
 import logging
 import mimetypes
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -70,22 +74,33 @@ from rulesets.registry import get_ruleset, ready_systems
 from sheets.advancement.models import LedgerEntry
 from sheets.characters.layouts import print_context
 from sheets.characters.models import Character
+from sheets.characters.portraits import data_uri, portrait_of
 
 STATIC_DIR = settings.BASE_DIR / "static"
 
 logger = logging.getLogger(__name__)
 
 
+# A picture inline in the page (the portrait, sheets/characters/portraits.py): only the
+# kinds Datapad stores, base64 encoded.
+INLINE_PICTURE = re.compile(r"data:(image/(?:jpeg|png|webp));base64,", re.IGNORECASE)
+
+
 class StaticFilesOnly(URLFetcher):
     """A WeasyPrint URL fetcher that serves the files under STATIC_DIR (fonts, CSS) and
-    refuses every other URL: web addresses, data: and file: paths outside it, however
-    they are spelled (../, symbolic links, %2e%2e)."""
+    pictures inline in a data: URI (decoded here, so they read nothing), and refuses every
+    other URL: web addresses, other data: URIs and file: paths outside it, however they
+    are spelled (../, symbolic links, %2e%2e)."""
 
     def __init__(self, root: Path = STATIC_DIR) -> None:
         super().__init__()
         self.root = root.resolve()
 
     def fetch(self, url: str, headers: dict | None = None) -> URLFetcherResponse:
+        picture = self.inline_picture(url)
+        if picture is not None:
+            kind, body = picture
+            return URLFetcherResponse(url, body=body, headers={"Content-Type": kind})
         path = self.static_file(url)
         if path is None:
             # WeasyPrint catches this, logs it and leaves the resource out of the page.
@@ -94,6 +109,18 @@ class StaticFilesOnly(URLFetcher):
         return URLFetcherResponse(
             path.as_uri(), body=path.read_bytes(), headers={"Content-Type": kind}
         )
+
+    @staticmethod
+    def inline_picture(url: str) -> tuple[str, bytes] | None:
+        """The media type and bytes of a picture inline in `url`, or None."""
+        kind = INLINE_PICTURE.match(url)
+        if kind is None:
+            return None
+        try:
+            body = base64.b64decode(url[kind.end() :], validate=True)
+        except (binascii.Error, ValueError):
+            return None
+        return kind.group(1).lower(), body
 
     def static_file(self, url: str) -> Path | None:
         """The file under the static directory that `url` names, or None."""
@@ -142,7 +169,12 @@ def _print_style(system: str) -> tuple[list[CSS], FontConfiguration]:
 def character_document(character: Character, *, handout: bool = False) -> Document:
     """Lay out one sheet's print as pages: one PDF, or (`handout`) a part of the table's PDF,
     which leaves out what only the sheet's own player needs, such as its stage."""
-    context = print_context(character) | {"handout": handout}
+    portrait = portrait_of(character)
+    context = print_context(character) | {
+        "handout": handout,
+        # Inline, so the fetcher reads nothing for it (see StaticFilesOnly).
+        "portrait": data_uri(portrait) if portrait is not None else "",
+    }
     html = render_to_string(f"rulesets/{character.system}/print.html", context)
     stylesheets, fonts = _print_style(character.system)
     page = PrintHTML(string=html, base_url=str(STATIC_DIR) + "/", url_fetcher=FETCHER)

@@ -30,12 +30,14 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
+from PIL import Image
 from pypdf import PdfReader
 
 from sheets.accounts.models import Profile
-from sheets.campaigns.models import Campaign, Invitation, Membership
+from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.campaigns.services import character_bring
-from sheets.characters.models import Character, GMNote, Review, ShareLink
+from sheets.characters.models import Character, GMNote, Portrait, Review, ShareLink
+from sheets.characters.portraits import portrait_set
 from sheets.characters.services import (
     character_apply_edits,
     character_approve,
@@ -164,6 +166,12 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     # A share link shows the sheet and its PDF, read-only, to anyone holding it.
     "shared_sheet": {"GET": _all(200), "POST": _all(405)},
     "shared_pdf": {"GET": _all(200), "POST": _all(405)},
+    "shared_portrait": {"GET": _all(200), "POST": _all(405)},
+    # The portrait: whoever reads the sheet sees it; its owner puts one up (the GM may not,
+    # 403) and takes it down, and so may the table's GM (sheets/permissions.py).
+    "character_portrait": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    "character_portrait_upload": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, 403, 404)},
+    "character_portrait_remove": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, MOVED, 404)},
     # Campaigns: my campaigns, a new one.
     "campaign_list": {"GET": _logged_in(200), "POST": _all(405)},
     "campaign_new": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
@@ -243,6 +251,7 @@ class World:
     other_membership: Membership
     table_print: TablePrint
     import_file: bytes
+    portrait: Portrait
 
 
 _TABLE_PDF: dict[str, bytes] = {}
@@ -269,6 +278,9 @@ def world(player, other_player, gm, other_gm, table, other_table, swd10_characte
     )
     gm_note_save(user=gm, character_id=kira.pk, text=f"Owes Jabba. {GM_NOTE_MARKER}")
     share = share_link_create(user=player, character_id=kira.pk)
+    portrait, _ = portrait_set(
+        user=player, character_id=kira.pk, data=_picture("navy"), replaces=""
+    )
 
     orrin = character_create(owner=other_player, name=OTHER_SHEET, system="swd10")
     character_bring(user=other_player, campaign_id=table.pk, character_id=orrin.pk)
@@ -308,7 +320,15 @@ def world(player, other_player, gm, other_gm, table, other_table, swd10_characte
         other_membership=table.memberships.get(user=other_player),
         table_print=table_print,
         import_file=json.dumps(exported).encode(),
+        portrait=portrait,
     )
+
+
+def _picture(color: str) -> bytes:
+    """A small PNG, as a browser would upload it."""
+    out = io.BytesIO()
+    Image.new("RGB", (60, 80), color).save(out, format="PNG")
+    return out.getvalue()
 
 
 # What each URL is asked with ---------------------------------------------------------------
@@ -345,6 +365,10 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "character_share_revoke": {"pk": kira, "link_id": w.share.pk},
         "shared_sheet": {"token": w.share.token},
         "shared_pdf": {"token": w.share.token},
+        "shared_portrait": {"token": w.share.token, "digest": w.portrait.digest},
+        "character_portrait": {"pk": kira, "digest": w.portrait.digest},
+        "character_portrait_upload": {"pk": kira},
+        "character_portrait_remove": {"pk": kira},
         "campaign_join": {"token": w.invitation.token},
         "campaign_detail": {"pk": table},
         "campaign_edit": {"pk": table},
@@ -410,6 +434,11 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         "campaign_bring": {"character": str(w.spare.pk)},
         "character_roll": {"campaign": str(w.table.pk), "difficulty": "7"},
         "character_hit": version | {"width": "2", "height": "7"},
+        "character_portrait_upload": {
+            "portrait": SimpleUploadedFile("me.png", _picture("teal"), "image/png"),
+            "replaces": w.portrait.digest,
+        },
+        "character_portrait_remove": {"replaces": w.portrait.digest},
     }.get(name, {})
 
 
@@ -516,6 +545,7 @@ def stored_state() -> dict[str, list]:
         "table_prints": list(TablePrint.objects.order_by("pk").values_list("pk", "state")),
         "queued_tasks": list(DBTaskResult.objects.order_by("pk").values_list("pk")),
         "rolls": list(RollEntry.objects.order_by("pk").values_list("pk", "secret")),
+        "portraits": list(Portrait.objects.order_by("pk").values_list("pk", "digest")),
     }
 
 
@@ -609,6 +639,29 @@ def test_answer(client, world, password, name, method, person, expected):
         if person in secret.readers or name in secret.open_at:
             continue
         assert secret.value(world) not in text, f"{person} was shown {secret.label} by {name}"
+
+
+# The portrait's URLs asked by two more people: a co-GM (a second GM of the table) is
+# answered exactly as the table's GM; a share link's holder is anyone asking the
+# "shared_portrait" row above, which is 200 for all five, logged in or not.
+PORTRAIT_NAMES = (
+    "character_portrait",
+    "character_portrait_upload",
+    "character_portrait_remove",
+    "shared_portrait",
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "method"), [(name, method) for name in PORTRAIT_NAMES for method in ("GET", "POST")]
+)
+def test_a_co_gm_is_answered_as_the_tables_gm_about_the_portrait(
+    client, world, password, make_user, name, method
+):
+    co_gm = make_user("leia_co_gm")
+    Membership.objects.create(campaign=world.table, user=co_gm, role=Role.GM)
+    world.users["gm"] = co_gm
+    test_answer(client, world, password, name, method, "gm", MATRIX[name][method]["gm"])
 
 
 # The search above can only prove a leak if the words are really on the pages that may show
