@@ -248,7 +248,8 @@ def role_change_refusal(user: User, campaign: Campaign, member: Membership) -> s
 
     The table is its creator's: while they are a GM, their role is theirs alone to change,
     so a co-GM they invited cannot demote them. Once the creator has stepped down by their
-    own choice, the GMs left may make them a GM again.
+    own choice, the GMs left may make them a GM again. A table keeps one GM at least, so
+    its only GM cannot be made a player.
     """
     if (
         member.user_id == campaign.created_by_id
@@ -256,6 +257,11 @@ def role_change_refusal(user: User, campaign: Campaign, member: Membership) -> s
         and user.pk != campaign.created_by_id
     ):
         return "Only the GM who started this table can change their own role."
+    if (
+        member.role == Role.GM
+        and not campaign.memberships.filter(role=Role.GM).exclude(pk=member.pk).exists()
+    ):
+        return "A table needs one GM at least."
     return ""
 
 

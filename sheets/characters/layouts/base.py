@@ -13,14 +13,14 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from rulesets.core import RowKind, Setting, TraitRow, Violation
+from rulesets.core import RowKind, Setting, Stage, TraitRow, Violation
 from rulesets.core.diecode import DieCode
 from rulesets.core.stage import STAGE_TRAIT
 from rulesets.registry import system_info
 from sheets.advancement.figures import ledger_trait
 from sheets.characters.models import Character
 from sheets.characters.state import SheetState
-from sheets.permissions import CharacterAccess, gm_rows, trait_refusal
+from sheets.permissions import CharacterAccess, gm_rows, stage_change_refusal, trait_refusal
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
@@ -308,13 +308,12 @@ def build_context(
             unplaced.append(violation)
     stage_field: Field | None = None
     for row in state.rows:
-        row, refused = _viewed(row, viewer)
         if row.key == STAGE_TRAIT:
-            # The shell draws the finish-creation step itself, from this row.
-            stage_field = Field(
-                row, tuple(by_trait.get(row.key, ())), errors.get(row.key, ""), None, refused
-            )
+            # The shell draws the finish-creation step itself, from this row: locked only
+            # by the rules, for who may move the stage is `stage_refusal`'s answer.
+            stage_field = Field(row, tuple(by_trait.get(row.key, ())), errors.get(row.key, ""))
             continue
+        row, refused = _viewed(row, viewer)
         section = layout.section_for(row)
         if section not in parts:
             # A row of a section this layout does not draw is a layout bug; show it
@@ -390,6 +389,12 @@ def build_context(
         "name_submitted": submitted.get(NAME_TRAIT) if NAME_TRAIT in errors else None,
         "stage_error": errors.get(STAGE_TRAIT, ""),
         "stage_field": stage_field,
+        # The stage button is drawn only for whom the move is allowed (a print: nobody).
+        "stage_refusal": stage_change_refusal(
+            access or CharacterAccess(),
+            character,
+            Stage.CREATION if state.status.stage == Stage.PLAY else Stage.PLAY,
+        ),
         "readings": readings,
         "readings_changed": sum(r.changed for r in readings),
         **layout.extra(state, character),
