@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import re
 import shutil
 import struct
@@ -491,7 +492,8 @@ def _magenta_in_top_right(pdf: bytes, tmp_path: Path) -> bool:
     for stale in tmp_path.glob("p*.png"):
         stale.unlink()
     corner = page.crop((page.width * 3 // 4, 0, page.width, page.height // 6))
-    return any(abs(r - 255) < 40 and g < 60 and abs(b - 255) < 40 for r, g, b in corner.get_flattened_data())
+    pixels = corner.get_flattened_data()
+    return any(abs(r - 255) < 40 and g < 60 and abs(b - 255) < 40 for r, g, b in pixels)
 
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="make test installs poppler-utils")
@@ -580,3 +582,27 @@ def test_no_upload_is_a_server_error_and_a_refused_one_changes_nothing(
         assert 'role="alert"' in portrait_section(response.content.decode())
     else:
         assert stored(swd10_character).format == "JPEG"
+
+
+# The character file ------------------------------------------------------------------------
+
+
+def test_a_character_with_a_portrait_exports_and_its_file_imports_with_its_history(
+    player_client, player, swd10_character
+):
+    # The file does not carry the picture yet (sheets/transfer is another's): its history
+    # does carry the portrait's step, a revision that changes no trait, and imports.
+    upload(player_client, swd10_character, picture())
+    exported = player_client.get(reverse("character_export", args=[swd10_character.pk]))
+    assert exported.status_code == 200
+    steps = [step["summary"] for step in json.loads(exported.content)["history"]]
+    assert "Portrait changed" in steps
+
+    imported = player_client.post(
+        reverse("character_import"),
+        {"file": SimpleUploadedFile("kira.datapad.json", exported.content, "application/json")},
+    )
+    assert imported.status_code == 302
+    copy = Character.objects.exclude(pk=swd10_character.pk).get(owner=player)
+    assert "Portrait changed" in copy.revisions.values_list("summary", flat=True)
+    assert not Portrait.objects.filter(character=copy).exists()
