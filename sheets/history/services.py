@@ -25,8 +25,8 @@ from rulesets.registry import get_ruleset
 from sheets.advancement import services as ledger
 from sheets.advancement.figures import may_award
 from sheets.advancement.models import LedgerEntry
-from sheets.characters.models import Character
-from sheets.characters.services import NAME_TRAIT, StaleVersion
+from sheets.characters.models import Character, ReviewState
+from sheets.characters.services import NAME_TRAIT, StaleVersion, last_approval
 from sheets.history.revisions import (
     HistoryBroken,
     as_changes,
@@ -62,6 +62,10 @@ class RestoreRefused(Exception):
         self.may_price = may_price
 
 
+class NothingToRestore(RestoreRefused):
+    """The sheet already stands as the version would put it: a restore writes nothing."""
+
+
 @dataclass
 class RestorePlan:
     """What restoring `version` would write, and what it would change, in words; with
@@ -72,6 +76,8 @@ class RestorePlan:
     changes: list[Change] = field(default_factory=list)
     check: ledger.LedgerCheck = field(default_factory=ledger.LedgerCheck)
     pricing: str = ""
+    # The sheet already stands as the version would put it (name, readings and sheet).
+    unchanged: bool = False
 
 
 def purchases_since(character: Character, version: int) -> list[LedgerEntry]:
@@ -139,9 +145,10 @@ def restore_plan(
             "the Advancement page, or ask the GM.",
             check=check,
         )
-    lines = change_lines(
-        character.system, revision_state(character), state, character.readings_in_force
-    )
+    now = revision_state(character)
+    if state == now:
+        return RestorePlan(version, state, unchanged=True)
+    lines = change_lines(character.system, now, state, character.readings_in_force)
     return RestorePlan(version, state, as_changes(lines), check, pricing if check else "")
 
 
@@ -200,9 +207,22 @@ def character_restore(
     `pricing`, the GM's ledger lines that price what it moves, in the same write."""
     with transaction.atomic():
         character, access = character_for(user, character_id, Need.EDIT, for_update=True)
-        if character.version != expected_version:
+        stale = character.version != expected_version
+        try:
+            plan = restore_plan(character, access, version, pricing)
+        except RestoreRefused:
+            if stale:
+                raise StaleVersion(expected_version, character.version) from None
+            raise
+        if plan.unchanged:
+            # A second confirmation (after Back, from a page now stale) or an old version
+            # the sheet came back to: the sheet is already as asked, and a revision that
+            # changes nothing would only be noise in the history.
+            raise NothingToRestore(
+                f"The sheet already stands as version {version} left it: nothing was written."
+            )
+        if stale:
             raise StaleVersion(expected_version, character.version)
-        plan = restore_plan(character, access, version, pricing)
         why = ""
         if plan.pricing:
             try:
@@ -219,6 +239,7 @@ def character_restore(
         if plan.pricing:
             summary += f", priced on the ledger: {why}"
         record_revision(character, user, summary, before)
+        _keep_approval(character)
         try:
             ledger.book_restore(
                 character, user, plan.check, charge=plan.pricing == "balance", reason=why
@@ -227,3 +248,14 @@ def character_restore(
             # Raised inside the transaction: the sheet written above is rolled back too.
             raise RestoreRefused(refused.message, check=plan.check, may_price=True) from None
     return character
+
+
+def _keep_approval(character: Character) -> None:
+    """A restore that puts back exactly what the GM approved leaves the sheet approved:
+    the approval now speaks of this version, whose content is the one approved."""
+    if character.review_state != ReviewState.APPROVED:
+        return
+    approval = last_approval(character)
+    if approval and (approval.name, approval.sheet) == (character.name, character.sheet):
+        character.review_version = character.version
+        character.save(update_fields=["review_version"])

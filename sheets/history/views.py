@@ -13,7 +13,12 @@ from rulesets.core.parsing import ascii_number
 from sheets.characters.models import Character
 from sheets.characters.services import StaleVersion
 from sheets.history.revisions import HistoryBroken, as_changes, change_lines, state_at
-from sheets.history.services import RestoreRefused, character_restore, restore_plan
+from sheets.history.services import (
+    NothingToRestore,
+    RestoreRefused,
+    character_restore,
+    restore_plan,
+)
 from sheets.permissions import CharacterAccess, Need, character_for
 
 PER_PAGE = 25
@@ -92,6 +97,9 @@ def character_history_restore(request: HttpRequest, pk: int, version: int) -> Ht
         except StaleVersion as stale:
             character.refresh_from_db()
             return _confirm(request, character, access, version, str(stale), status=409)
+        except NothingToRestore as nothing:
+            messages.info(request, nothing.message)
+            return redirect("character_history", pk=pk)
         except RestoreRefused as refused:
             return _confirm(request, character, access, version, refused.message, status=400)
         messages.success(request, f"Restored version {version}.")
