@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -606,3 +608,26 @@ def test_a_character_with_a_portrait_exports_and_its_file_imports_with_its_histo
     copy = Character.objects.exclude(pk=swd10_character.pk).get(owner=player)
     assert "Portrait changed" in copy.revisions.values_list("summary", flat=True)
     assert not Portrait.objects.filter(character=copy).exists()
+
+
+def test_the_sheet_page_reads_the_portraits_digest_without_its_bytes(
+    player_client, swd10_character
+):
+    upload(player_client, swd10_character, picture("PNG", (512, 512)))
+    with CaptureQueriesContext(connection) as queries:
+        page = player_client.get(reverse("character_sheet", args=[swd10_character.pk]))
+    assert image_url(swd10_character) in page.content.decode()
+    portrait_reads = [q["sql"] for q in queries if "characters_portrait" in q["sql"]]
+    assert len(portrait_reads) == 1
+    assert '"image"' not in portrait_reads[0]
+
+
+def test_a_character_deleted_takes_its_portrait_along(player_client, swd10_character):
+    upload(player_client, swd10_character, picture())
+    swd10_character.refresh_from_db()
+    response = player_client.post(
+        reverse("character_remove", args=[swd10_character.pk]),
+        {"version": str(swd10_character.version)},
+    )
+    assert response.status_code == 302
+    assert not Portrait.objects.exists()
