@@ -15,6 +15,9 @@ class Pool:
     spent: int
     unit: str = "dots"
     source: str = ""
+    # A most one may take (flaws, powers a skill holds), not a budget to spend: what it
+    # leaves is no point left unspent.
+    cap: bool = False
 
     @property
     def left(self) -> int:

@@ -381,7 +381,7 @@ def _check_merit_budget(report: Report, sheet: Mapping, settings: Mapping) -> No
             f"Merits cost {merits} points; creation allows {MERIT_POINTS}{extra}.",
             "L298-300",
         )
-    flaw_pool = Pool("flaws", "Flaws (at most)", MAX_FLAW_POINTS, flaws, "points", "L302")
+    flaw_pool = Pool("flaws", "Flaws (at most)", MAX_FLAW_POINTS, flaws, "points", "L302", cap=True)
     report.add_pool(flaw_pool)
     if flaw_pool.over:
         report.error(

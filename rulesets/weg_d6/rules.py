@@ -529,7 +529,7 @@ def _check_powers(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
             continue
         label = FORCE_SKILL_LABELS[skill]
         report.add_pool(
-            Pool(f"powers_{skill}", f"{label} powers", total, used, "powers", "003:1798")
+            Pool(f"powers_{skill}", f"{label} powers", total, used, "powers", "003:1798", cap=True)
         )
         if used > total:
             report.error(

@@ -17,6 +17,7 @@ from django.template import Context
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
+from rulesets.core.verdict import budget_verdict
 from sheets.rolls.templatetags.rolls import roll_url
 
 if TYPE_CHECKING:  # a row is drawn from a laid-out Field; the layouts import these tags
@@ -71,11 +72,13 @@ def step_button(
 @register.simple_tag(takes_context=True)
 def sheet_budget(context: Context, oob: bool = False) -> SafeString:
     """The budget panel (`rulesets/_budget.html`), from all it prints."""
+    status, pools, unplaced = context.get("status"), context.get("pools"), context.get("unplaced")
     return draw(
         BUDGET_TEMPLATE,
-        status=context.get("status"),
-        pools=context.get("pools"),
-        unplaced=context.get("unplaced"),
+        status=status,
+        pools=pools,
+        unplaced=unplaced,
+        verdict=budget_verdict(status, pools or (), unplaced or ()) if status else None,
         held=context.get("held"),
         oob=bool(oob),
     )
