@@ -30,6 +30,9 @@ class LedgerFigures:
     # The part of `spent` that purchases waiting for the GM's consent hold: counted as
     # spent, so nothing else can spend it while the GM decides.
     held: int = 0
+    # Awards from elsewhere (off-table, another table, an import) that wait for the GM of
+    # the table the sheet sits at: left out of `earned` until that GM accepts them.
+    waiting: int = 0
 
     @property
     def balance(self) -> int:

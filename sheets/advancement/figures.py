@@ -11,9 +11,9 @@ from types import ModuleType
 from django.db import connection
 from django.db.models import IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 
-from rulesets.core import Stage
+from rulesets.core import Stage, resolve_settings
 from rulesets.core.ledger import CARRIED_TRAIT, LedgerFigures
-from rulesets.registry import advancement_of
+from rulesets.registry import advancement_of, get_ruleset
 from sheets.advancement.models import LedgerEntry
 from sheets.characters.models import Character
 from sheets.permissions import CharacterAccess
@@ -51,6 +51,10 @@ def with_figures(characters: QuerySet[Character]) -> QuerySet[Character]:
         ledger_spent=_sum_of(Q(kind__in=SPENDING)),
         ledger_carried=_sum_of(Q(kind__in=INCOME, trait=CARRIED_TRAIT)),
         ledger_held=_sum_of(Q(kind__in=SPENDING, pending=True)),
+        ledger_waiting=_sum_of(Q(kind__in=INCOME, needs_acceptance=True)),
+        ledger_waiting_carried=_sum_of(
+            Q(kind__in=INCOME, needs_acceptance=True, trait=CARRIED_TRAIT)
+        ),
     )
 
 
@@ -61,7 +65,10 @@ def _figures_sql() -> str:
         f"SELECT SUM(CASE WHEN kind IN ({income}) THEN amount END),"
         f" SUM(CASE WHEN kind IN ({spending}) THEN amount END),"
         f" SUM(CASE WHEN kind IN ({income}) AND trait = %s THEN amount END),"
-        f" SUM(CASE WHEN kind IN ({spending}) AND pending = %s THEN amount END)"
+        f" SUM(CASE WHEN kind IN ({spending}) AND pending = %s THEN amount END),"
+        f" SUM(CASE WHEN kind IN ({income}) AND needs_acceptance = %s THEN amount END),"
+        f" SUM(CASE WHEN kind IN ({income}) AND needs_acceptance = %s AND trait = %s"
+        " THEN amount END)"
         f" FROM {LedgerEntry._meta.db_table} WHERE character_id = %s"
     )
 
@@ -69,33 +76,63 @@ def _figures_sql() -> str:
 _FIGURES_SQL = _figures_sql()
 
 
+def _sums(character: Character) -> tuple[int, ...]:
+    """The ledger's raw sums, in the order of KEPT_FIGURES (purchases negative)."""
+    if hasattr(character, "ledger_earned"):
+        # A sum the annotations did not make (a list annotated before origins) is none.
+        return tuple(getattr(character, name, 0) or 0 for name in KEPT_FIGURES)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _FIGURES_SQL,
+            [
+                *INCOME,
+                *SPENDING,
+                *INCOME,
+                CARRIED_TRAIT,
+                *SPENDING,
+                True,
+                *INCOME,
+                True,
+                *INCOME,
+                True,
+                CARRIED_TRAIT,
+                character.pk,
+            ],
+        )
+        return tuple(value or 0 for value in cursor.fetchone())
+
+
 def figures(character: Character) -> LedgerFigures:
     """The character's ledger sums: from annotations when the list made them.
 
-    Otherwise one fixed statement: every edit asks, and building the same four filtered
-    sums through the ORM cost more than running them (a sixth of an edit's time)."""
-    if hasattr(character, "ledger_earned"):
-        earned, spent, carried, held = (
-            character.ledger_earned,
-            character.ledger_spent,
-            character.ledger_carried,
-            character.ledger_held,
-        )
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                _FIGURES_SQL,
-                [*INCOME, *SPENDING, *INCOME, CARRIED_TRAIT, *SPENDING, True, character.pk],
-            )
-            earned, spent, carried, held = cursor.fetchone()
+    Otherwise one fixed statement: every edit asks, and building the same filtered sums
+    through the ORM cost more than running them (a sixth of an edit's time).
+
+    At a table, points from elsewhere that wait for its GM's acceptance are left out of
+    what was earned (and of what creation carried, which is part of it), and counted as
+    waiting; off-table every entry counts: the owner is their own GM there."""
+    earned, spent, carried, held, waiting, waiting_carried = _sums(character)
+    if character.campaign_id is None:
+        waiting = waiting_carried = 0
     # Purchases are stored negative; "spent" and "held" read positive.
     return LedgerFigures(
-        earned=earned or 0, spent=-(spent or 0), carried=carried or 0, held=-(held or 0)
+        earned=earned - waiting,
+        spent=-spent,
+        carried=carried - waiting_carried,
+        held=-held,
+        waiting=waiting,
     )
 
 
 # The sums `with_figures` annotates, and `keep_figures` keeps, on a character instance.
-KEPT_FIGURES = ("ledger_earned", "ledger_spent", "ledger_carried", "ledger_held")
+KEPT_FIGURES = (
+    "ledger_earned",
+    "ledger_spent",
+    "ledger_carried",
+    "ledger_held",
+    "ledger_waiting",
+    "ledger_waiting_carried",
+)
 
 
 def keep_figures(character: Character) -> Character:
@@ -103,12 +140,8 @@ def keep_figures(character: Character) -> Character:
     snapshot, the edit service, the sheet and its roll links then all read them from the
     instance. Sums already kept stay; writing an entry (`_entry_for`) drops them."""
     if "ledger_earned" not in character.__dict__:
-        known = figures(character)
-        # The annotations' own signs: purchases are stored (and summed) negative.
-        character.ledger_earned = known.earned
-        character.ledger_spent = -known.spent
-        character.ledger_carried = known.carried
-        character.ledger_held = -known.held
+        for name, value in zip(KEPT_FIGURES, _sums(character), strict=True):
+            setattr(character, name, value)
     return character
 
 
@@ -120,6 +153,30 @@ def engine_sheet(character: Character, known: LedgerFigures | None = None) -> di
 
 def unit_of(character: Character) -> str:
     return advancement_for(character.system).unit(character.sheet)
+
+
+def on_the_sheet(character: Character) -> int:
+    """What the sheet still holds of its own while in creation, in the ledger's unit, that
+    reaches the ledger when creation ends (WEG's starting Character Points, which the sheet
+    counts as unspent while the ledger's balance is still 0); 0 in play."""
+    if character.sheet.get("stage") == Stage.PLAY:
+        return 0
+    ruleset = get_ruleset(character.system)
+    settings = resolve_settings(ruleset.SETTINGS, character.readings_in_force)
+    return advancement_for(character.system).carried_at_finish(character.sheet, settings)
+
+
+def units_of(system: str, sheets: list[dict], rule_settings: dict) -> str:
+    """The unit a table's awards are counted in, as a label: its sheets' own (a WEG table
+    may hold sheets of both editions, each counted in its own: "CP or SP"), or with no
+    sheet yet that of a new sheet under the table's readings."""
+    advancement = advancement_for(system)
+    units = sorted({advancement.unit(sheet) for sheet in sheets})
+    if not units:
+        ruleset = get_ruleset(system)
+        blank = ruleset.blank_sheet(resolve_settings(ruleset.SETTINGS, rule_settings))
+        units = [advancement.unit(blank)]
+    return " or ".join(units)
 
 
 def may_award(access: CharacterAccess, character: Character) -> bool:

@@ -51,6 +51,18 @@ class LedgerEntry(models.Model):
     # Carries over what a sheet held before its ledger (the XP it came with, the raises it
     # had already bought, what creation left): never undone, only corrected.
     carried = models.BooleanField(default=False)
+    # Points from elsewhere (awarded off-table or at another table, or carried in by an
+    # import) wait for the GM of the table the sheet is brought to: while the sheet sits
+    # there they do not count (`figures`) until that GM accepts them (issue 25). Set when
+    # the sheet joins a table (`mark_origins`); off-table the owner is their own GM and
+    # every entry counts, whatever this says.
+    needs_acceptance = models.BooleanField(default=False)
+    # The table whose GM accepted it: bringing the sheet back there asks no more.
+    accepted_in = models.ForeignKey(
+        Campaign, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # Read from an imported file: its author is a name from elsewhere, none is kept.
+    imported = models.BooleanField(default=False)
 
     class Meta:
         # Moved here from the characters app; the table kept its name and its rows.

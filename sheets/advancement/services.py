@@ -10,7 +10,7 @@ engine checks, prices or pays (see rulesets/core/ledger.py).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -23,6 +23,7 @@ from rulesets.core.ledger import CARRIED_TRAIT, LedgerFigures
 from rulesets.core.parsing import clean_text, parse_whole
 from rulesets.registry import get_ruleset
 from sheets.advancement.figures import (
+    INCOME,
     KEPT_FIGURES,
     SPENDING,
     advancement_for,
@@ -75,6 +76,16 @@ class Quote:
     # Where the trait sits on the sheet, so the page groups raises the way the sheet does.
     section: str = ""
     group: str = ""
+    # The row's kind: a die code's next step prints as a code (a WEG specialization
+    # "8D+1 → 8D+2", never its pips).
+    kind: RowKind | None = None
+    # Why the engine refuses this raise now although the balance pays (WEG's one pip per
+    # skill between adventures): no Buy button, this instead.
+    refusal: str = ""
+
+    @property
+    def buyable(self) -> bool:
+        return self.affordable and not self.refusal
 
     @property
     def left(self) -> int:
@@ -102,6 +113,8 @@ class Quote:
         )
 
     def _to_shown(self) -> str:
+        if self.kind is RowKind.CODE:
+            return str(DieCode.from_pips(self.to_value))
         # The explanation names the new value the way the sheet prints it.
         head = self.cost.explanation.split(":", 1)[0]
         if "→" in head:
@@ -145,20 +158,33 @@ def quotes(character: Character, known: LedgerFigures | None = None) -> list[Quo
     found = []
     for key, row in _raisable(ruleset.trait_rows(sheet, settings)).items():
         new_value = advancement.next_value(sheet, key, _row_value(row))
-        found.append(
-            Quote(
-                key,
-                row.label,
-                shown(row),
-                new_value,
-                row.next_cost,
-                known.balance,
-                advancement.needs_teacher(key),
-                row.section,
-                row.group,
-            )
+        quote = Quote(
+            key,
+            row.label,
+            shown(row),
+            new_value,
+            row.next_cost,
+            known.balance,
+            advancement.needs_teacher(key),
+            row.section,
+            row.group,
+            row.kind,
         )
+        if quote.affordable:
+            # Ask the engine as the purchase will: a raise it refuses gets no button.
+            quote = replace(quote, refusal=_refusal(ruleset, advancement, sheet, quote, settings))
+        found.append(quote)
     return found
+
+
+def _refusal(ruleset, advancement, sheet: dict, quote: Quote, settings: dict) -> str:
+    """Why the engine would refuse buying `quote` now ("" when it would not)."""
+    edit_trait, raw = advancement.purchase_edit(sheet, quote.trait, quote.to_value)
+    try:
+        ruleset.apply_edit(sheet, edit_trait, raw, settings)
+    except InvalidEdit as refused:
+        return refused.message
+    return ""
 
 
 # --- writes -------------------------------------------------------------------------------
@@ -1002,6 +1028,11 @@ def undo(
             raise LedgerRefused("This entry was already undone.")
         if entry.kind == Kind.REFUND or entry.undoes_id is not None:
             raise LedgerRefused("An undo is not undone; buy or award again instead.")
+        if entry.needs_acceptance and character.campaign_id is not None:
+            # It does not count here yet: an undo would take the points off twice.
+            raise LedgerRefused(
+                "These points wait for the GM's acceptance: the GM accepts or refuses them."
+            )
         if carried_over(entry):
             raise LedgerRefused(
                 "This entry carries over what the sheet held before the ledger: it is not "
@@ -1055,9 +1086,10 @@ def _part_of_correction(entry: LedgerEntry) -> bool:
     ).exists()
 
 
-def undoable(entries: list[LedgerEntry]) -> set[int]:
+def undoable(entries: list[LedgerEntry], *, at_table: bool = False) -> set[int]:
     """The entries an Undo button is offered for (who may press it is the page's and the
-    service's business): not undone, not an undo, not part of a value's correction."""
+    service's business): not undone, not an undo, not part of a value's correction, and
+    at a table not points that wait for the GM's acceptance (accepted or refused instead)."""
     twins = {
         (e.version, e.trait)
         for e in entries
@@ -1070,6 +1102,7 @@ def undoable(entries: list[LedgerEntry]) -> set[int]:
         and e.undoes_id is None
         and e.kind != Kind.REFUND
         and not carried_over(e)
+        and not (at_table and e.needs_acceptance)
         and (e.pending or (e.version, e.trait) not in twins)
     }
 
@@ -1150,6 +1183,149 @@ def _value_before(ruleset, advancement, sheet, entry, now: int, settings) -> int
         if row is not None and shown(row) == entry.from_value:
             return candidate
     return now - 1
+
+
+# --- points from elsewhere, accepted by the table's GM (issue 25, item 3) ------------------
+
+
+def _from_elsewhere(character: Character, campaign_id: int) -> QuerySet[LedgerEntry]:
+    """The entries that gave points the table `campaign_id` never saw given: income not
+    written at that table (awarded off-table or at another table, carried over when
+    creation ended elsewhere, read from an imported file) and not accepted by its GM
+    before. An award undone since, and its undo, cancel out: nothing to ask about."""
+    return (
+        LedgerEntry.objects.filter(
+            character=character,
+            kind__in=INCOME,
+            amount__gt=0,
+            undoes__isnull=True,
+            undone_by__isnull=True,
+        )
+        .exclude(campaign_id=campaign_id)
+        .exclude(accepted_in_id=campaign_id)
+    )
+
+
+def mark_origins(character: Character) -> int:
+    """When a sheet joins (or rejoins) a table, mark what waits for its GM's acceptance:
+    the points from elsewhere (`_from_elsewhere`), which count there only once accepted.
+    Returns how many points wait.
+
+    Called by `character_bring` inside its transaction, holding the character's row lock,
+    with the character's campaign already set. The marks of an earlier table are redone:
+    another table's GM accepted for their own table only."""
+    for name in KEPT_FIGURES:
+        character.__dict__.pop(name, None)
+    waiting = _from_elsewhere(character, character.campaign_id)
+    LedgerEntry.objects.filter(character=character, needs_acceptance=True).exclude(
+        pk__in=waiting.values("pk")
+    ).update(needs_acceptance=False)
+    waiting.update(needs_acceptance=True)
+    return sum(waiting.values_list("amount", flat=True))
+
+
+def waiting_entries(character: Character) -> QuerySet[LedgerEntry]:
+    """What waits for the GM of the character's table, oldest first (none off-table)."""
+    if character.campaign_id is None:
+        return LedgerEntry.objects.none()
+    return LedgerEntry.objects.filter(
+        character=character, needs_acceptance=True, kind__in=INCOME
+    ).order_by("created_at", "pk")
+
+
+def origin_of(entry: LedgerEntry) -> str:
+    """Where the points of an entry from elsewhere came from, in the GM's words."""
+    if entry.imported:
+        return "from an imported file"
+    if entry.campaign_id is not None:
+        return "from another table"
+    if entry.trait == CARRIED_TRAIT or entry.carried:
+        return "carried over off-table"
+    return "awarded off-table"
+
+
+def _waiting_picked(character: Character, entry_id: Any) -> list[LedgerEntry]:
+    """The waiting entries a GM's decision names: one by its number, or every one ("all",
+    maybe none)."""
+    waiting = waiting_entries(character)
+    if str(entry_id or "").strip() == "all":
+        return list(waiting)
+    picked = list(waiting.filter(pk=_entry_pk(entry_id)))
+    if not picked:
+        raise LedgerRefused(
+            "No points of this character wait for your acceptance under that number: "
+            "look at the ledger again.",
+            "origin",
+        )
+    return picked
+
+
+def accept_origins(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    expected_version: int,
+    entry_id: Any = "all",
+    reason: Any = "",
+) -> list[LedgerEntry]:
+    """The table's GM accepts points from elsewhere (one entry, or `"all"`): from now on
+    they count at this table, and bringing the sheet back here asks no more.
+
+    Only a GM of the character's table (`Need.GM`); off-table nothing waits."""
+    why = _reason(reason, required=False)
+    with transaction.atomic():
+        character, _access = _lock(user, character_id, Need.GM, expected_version)
+        picked = _waiting_picked(character, entry_id)
+        if not picked:
+            # Everything that waited is accepted already: nothing to write.
+            return []
+        unit = unit_of(character)
+        total = sum(entry.amount for entry in picked)
+        before = revision_state(character)
+        character.version += 1
+        character.save(update_fields=["version", "updated_at"])
+        summary = f"GM accepted {total} {unit} from elsewhere"
+        record_revision(character, user, f"{summary}: {why}" if why else summary, before)
+        for entry in picked:
+            entry.needs_acceptance = False
+            entry.accepted_in_id = character.campaign_id
+        LedgerEntry.objects.bulk_update(picked, ["needs_acceptance", "accepted_in"])
+        for name in KEPT_FIGURES:
+            character.__dict__.pop(name, None)
+        return picked
+
+
+def refuse_origin(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    entry_id: Any,
+    expected_version: int,
+    reason: Any,
+) -> LedgerEntry:
+    """The table's GM refuses points from elsewhere, saying why: a correction undoes the
+    entry, so they are gone for good, here and wherever the sheet goes next (taking it off
+    the table does not bring them back). At this table the balance does not move: they
+    never counted here."""
+    why = _reason(reason, required=True)
+    with transaction.atomic():
+        character, _access = _lock(user, character_id, Need.GM, expected_version)
+        if str(entry_id or "").strip() == "all":
+            raise LedgerRefused("Refuse one entry at a time, each with its reason.", "origin")
+        (entry,) = _waiting_picked(character, entry_id)
+        entry.needs_acceptance = False
+        entry.save(update_fields=["needs_acceptance"])
+        return _write(
+            character,
+            user,
+            f"GM refused {entry.amount} {entry.unit} {origin_of(entry)}: {why}",
+            kind=Kind.CORRECTION,
+            amount=-entry.amount,
+            trait=entry.trait if entry.trait == CARRIED_TRAIT else "",
+            trait_label=entry.trait_label,
+            reason=f"Refused at this table: {why}"[:REASON_MAX],
+            undoes=entry,
+        )
 
 
 # --- stage and adventures -----------------------------------------------------------------

@@ -15,13 +15,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from rulesets.core.ledger import LedgerFigures
 from sheets.advancement import services as ledger
 from sheets.advancement.figures import (
     advancement_for,
     carried_over,
     figures,
     may_award,
+    on_the_sheet,
     unit_of,
+    units_of,
     with_figures,
 )
 from sheets.advancement.services import LedgerRefused, Quote
@@ -42,6 +45,10 @@ def _ledger_page(
 ) -> HttpResponse:
     known = figures(character)
     entries = list(ledger.entries(character))
+    at_table = character.campaign_id is not None
+    waiting = [entry for entry in entries if at_table and entry.needs_acceptance]
+    for entry in waiting:
+        entry.origin = ledger.origin_of(entry)
     quotes = ledger.quotes(character, known) if access.owner else []
     search = request.GET.get("q", "").strip()[:60]
     page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
@@ -58,8 +65,15 @@ def _ledger_page(
         "page": page,
         # Undo is judged on every entry: a value's correction is two entries, maybe on
         # two pages.
-        "undoable": ledger.undoable(entries),
+        "undoable": ledger.undoable(entries, at_table=at_table),
         "carried_over": {entry.pk for entry in entries if carried_over(entry)},
+        # Points from elsewhere that do not count at this table until its GM accepts them:
+        # shown to the player as waiting (not gone), to the GM with Accept and Refuse.
+        "waiting": {entry.pk for entry in waiting},
+        "waiting_entries": sorted(waiting, key=lambda entry: (entry.created_at, entry.pk)),
+        "may_accept": access.gm and at_table,
+        "imported": {entry.pk for entry in entries if entry.imported},
+        "on_the_sheet": on_the_sheet(character),
         "may_award": may_award(access, character),
         "in_play": character.sheet.get("stage") == "play",
         "reason_required": advancement_for(character.system).REASON_REQUIRED,
@@ -122,6 +136,8 @@ def _forms_shown(access: CharacterAccess, character: Character) -> set[str]:
         shown |= {"buy", "ask"}
     if may_award(access, character):
         shown |= {"award", "correct", "correct_trait", "consent"}
+    if access.gm and character.campaign_id is not None:
+        shown.add("origin")
     return shown
 
 
@@ -257,6 +273,30 @@ def ledger_consent(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
+def ledger_origin(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table's GM accepts points from elsewhere (one entry or all) or refuses one."""
+    decision = request.POST.get("decision", "")
+    common = {
+        "user": request.user,
+        "character_id": pk,
+        "entry_id": request.POST.get("entry", ""),
+        "expected_version": _version(request),
+        "reason": request.POST.get("reason", ""),
+    }
+
+    def decide() -> None:
+        if decision == "accept":
+            ledger.accept_origins(**common)
+        elif decision == "refuse":
+            ledger.refuse_origin(**common)
+        else:
+            raise LedgerRefused("Accept the points or refuse them.", "origin")
+
+    return _act(request, pk, "origin", decide)
+
+
+@require_POST
+@login_required
 def ledger_correct_trait(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM corrects a value in play, saying why."""
     return _act(
@@ -288,17 +328,35 @@ def ledger_end_adventure(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@dataclass(frozen=True)
+class TableRow:
+    """One sheet on the table's award page: its ledger, in its unit, and what its sheet
+    still holds while in creation (the sheet counts it as unspent, the ledger not yet)."""
+
+    character: Character
+    figures: LedgerFigures
+    unit: str
+    on_the_sheet: int
+
+
 def _table_page(request, campaign, *, error: str = "", done: str = "") -> HttpResponse:
     characters = with_figures(campaign.characters.select_related("owner")).order_by(
         "owner__username", "name", "pk"
     )
-    rows = [(character, figures(character)) for character in characters]
+    rows = [
+        TableRow(character, figures(character), unit_of(character), on_the_sheet(character))
+        for character in characters
+    ]
     return render(
         request,
         "characters/ledger_table.html",
         {
             "campaign": campaign,
             "rows": rows,
+            # Each sheet is awarded in its own unit (a WEG table's CP, or SP for 1E sheets).
+            "unit": units_of(
+                campaign.system, [row.character.sheet for row in rows], campaign.rule_settings
+            ),
             "error": error,
             "done": done,
             "submitted": request.POST if error else {},

@@ -14,6 +14,7 @@ from django.utils import timezone
 from rulesets.core import InvalidEdit, Status, resolve_settings
 from rulesets.core.parsing import clean_text
 from rulesets.registry import SYSTEMS, get_ruleset, system_info
+from sheets.advancement import services as ledger
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.characters.models import Character, ReviewState
 from sheets.permissions import Need, campaign_for, character_for, role_change_refusal
@@ -268,6 +269,9 @@ def character_bring(*, user: AbstractBaseUser, campaign_id: int, character_id: i
         character.review_state = ReviewState.DRAFT
         character.review_version = None
         character.save(update_fields=["campaign", "review_state", "review_version"])
+        # Points from elsewhere (off-table, another table, an import) count here only
+        # once this table's GM accepts them.
+        ledger.mark_origins(character)
     return character
 
 

@@ -26,7 +26,7 @@ from django.views.decorators.vary import vary_on_headers
 from rulesets.core import Setting, Status, resolve_settings
 from rulesets.core.parsing import ascii_number
 from rulesets.registry import get_ruleset, ready_systems
-from sheets.advancement.figures import engine_sheet, figures, with_figures
+from sheets.advancement.figures import engine_sheet, figures, unit_of, units_of, with_figures
 from sheets.campaigns import services
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.campaigns.services import CampaignRefused, SettingsRefused
@@ -138,6 +138,9 @@ class SheetRow:
     last_change_by: str | None
     # What purchases waiting for the GM's consent hold of the unspent figure.
     held: int = 0
+    # Points from elsewhere that wait for the GM's acceptance, left out of the unspent.
+    waiting: int = 0
+    unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -174,16 +177,21 @@ def dashboard_rows(campaign: Campaign) -> list[SheetRow]:
     )
     ruleset = get_ruleset(campaign.system)
     in_force = resolve_settings(ruleset.SETTINGS, campaign.rule_settings)
-    return [
-        SheetRow(
-            character,
-            ruleset.status(engine_sheet(character), in_force),
-            character.last_change_at,
-            character.last_change_by,
-            figures(character).held,
+    rows = []
+    for character in characters.order_by("owner__username", "name", "pk"):
+        known = figures(character)
+        rows.append(
+            SheetRow(
+                character,
+                ruleset.status(engine_sheet(character, known), in_force),
+                character.last_change_at,
+                character.last_change_by,
+                known.held,
+                known.waiting,
+                unit_of(character),
+            )
         )
-        for character in characters.order_by("owner__username", "name", "pk")
-    ]
+    return rows
 
 
 def invitation_state(invitation: Invitation, now: datetime) -> str:
@@ -246,7 +254,15 @@ def _detail_context(
         "player_role": Role.PLAYER,
     }
     if role is Role.GM:
-        context["dashboard"] = dashboard_rows(campaign)
+        context["dashboard"] = rows = dashboard_rows(campaign)
+        # Awards are counted in the system's own unit (WEG: Character Points), as is what
+        # waits for this GM's acceptance (issue 24, item 19; issue 25, item 3).
+        context["award_unit"] = units_of(
+            campaign.system, [row.character.sheet for row in rows], campaign.rule_settings
+        )
+        waiting = [row for row in rows if row.waiting]
+        context["waiting_total"] = sum(row.waiting for row in waiting)
+        context["waiting_unit"] = " or ".join(sorted({row.unit for row in waiting}))
         context |= _invitations_context(request, campaign, errors, posted)
         context |= table_print_context(campaign)
         context["notes_left_behind"] = list(notes_left_behind(request.user, campaign))

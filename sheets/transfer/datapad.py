@@ -492,6 +492,8 @@ def _store_ledger(character: Character, ledger: list[dict]) -> None:
                 if key not in ("id", "undoes", "author", "created_at")
             },
             # The file's author is a name from elsewhere, no account here: none is kept.
+            # Its points count at a table once that table's GM accepts them.
+            imported=True,
         )
     # created_at is set on creation; the file's dates are put back afterwards.
     for item in ledger:

@@ -307,7 +307,7 @@ def test_the_ledger_page_shows_what_is_held_for_approval(player_client, player, 
     row = re.search(rf'<tr id="entry-{asked.pk}".*?</tr>', page, re.S).group(0)
     assert "awaits the GM's consent" in row and f"{HELD} XP held" in row
     table = gm_client.get(reverse("campaign_award", args=[in_play.campaign_id])).content.decode()
-    assert f"{20 - HELD} <small>({HELD} held for approval)</small>" in table
+    assert f"{20 - HELD} XP <small>({HELD} held for approval)</small>" in table
 
 
 def test_the_sheet_its_list_and_the_table_say_what_of_the_unspent_xp_is_held(

@@ -35,7 +35,8 @@ from pypdf import PdfReader
 
 from sheets.accounts.models import Profile
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
-from sheets.campaigns.services import character_bring
+from sheets.advancement import services as ledger
+from sheets.campaigns.services import character_bring, character_take_out
 from sheets.characters.models import Character, GMNote, Portrait, Review, ShareLink
 from sheets.characters.portraits import portrait_set
 from sheets.characters.services import (
@@ -159,6 +160,9 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "ledger_ask": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 403, 404)},
     "ledger_consent": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 400, 404)},
     "ledger_correct_trait": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 400, 404)},
+    # Points from elsewhere count at a table once a GM of that table accepts them: the
+    # owner may not (403).
+    "ledger_origin": {"GET": _all(405), "POST": _row(LOGIN, 403, 404, MOVED, 404)},
     "campaign_award": {
         "GET": _row(LOGIN, 403, 403, 200, 404),
         "POST": _row(LOGIN, 403, 403, MOVED, 404),
@@ -267,6 +271,11 @@ def _table_pdf(character: Character) -> bytes:
 @pytest.fixture
 def world(player, other_player, gm, other_gm, table, other_table, swd10_character) -> World:
     kira = swd10_character
+    # Kira was given 5 XP off-table and brought back: they wait for the GM's acceptance.
+    character_take_out(user=player, character_id=kira.pk)
+    ledger.award(user=player, character_id=kira.pk, amount="5", reason="Off-table session")
+    character_bring(user=player, campaign_id=table.pk, character_id=kira.pk)
+    kira.refresh_from_db()
     # Kira was submitted at version 1, then edited: the owner may submit again and the GM
     # may approve or ask for changes at the current version.
     character_submit(user=player, character_id=kira.pk, version=kira.version)
@@ -355,6 +364,7 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "ledger_ask": {"pk": kira},
         "ledger_consent": {"pk": kira},
         "ledger_correct_trait": {"pk": kira},
+        "ledger_origin": {"pk": kira},
         "campaign_award": {"campaign_id": table},
         "character_submit": {"pk": kira},
         "character_approve": {"pk": kira},
@@ -417,6 +427,7 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         "ledger_consent": version | {"entry": "999999", "decision": "approve"},
         "ledger_correct_trait": version
         | {"trait": "attr.strength", "value": "3", "reason": "Noted wrong"},
+        "ledger_origin": version | {"entry": "all", "decision": "accept"},
         "campaign_award": {"amount": "5", "reason": "Session 3"},
         "character_submit": version,
         "character_approve": version | {"comment": "Looks right."},
