@@ -34,8 +34,8 @@ from PIL import Image
 from pypdf import PdfReader
 
 from sheets.accounts.models import Profile
-from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.advancement import services as ledger
+from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.campaigns.services import character_bring, character_take_out
 from sheets.characters.models import Character, GMNote, Portrait, Review, ShareLink
 from sheets.characters.portraits import portrait_set
