@@ -197,3 +197,19 @@ class Portrait(models.Model):
 
     def __str__(self) -> str:
         return f"Portrait of {self.character_id}"
+
+    # The sheet draws it within a SHOWN px square, from its width and height attributes
+    # (no stylesheet rule: the sheet page's weight is counted), never enlarged.
+    SHOWN = 128
+
+    @property
+    def shown_width(self) -> int:
+        return max(1, round(self.width * self._shown_scale))
+
+    @property
+    def shown_height(self) -> int:
+        return max(1, round(self.height * self._shown_scale))
+
+    @property
+    def _shown_scale(self) -> float:
+        return min(1.0, self.SHOWN / max(self.width, self.height, 1))

@@ -126,6 +126,7 @@ def test_the_owner_uploads_a_png_which_is_fitted_into_512_pixels_and_shown_on_th
     section = portrait_section(page)
     assert f'src="{image_url(swd10_character)}"' in section
     assert 'alt="Portrait of Kira Dane"' in section
+    assert 'width="128" height="96"' in section  # drawn within 128 px, its shape kept
 
     served = player_client.get(image_url(swd10_character))
     assert served.status_code == 200
