@@ -10,6 +10,7 @@ from sheets.accounts import views as account_views
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("theme/", views.theme, name="theme"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/", include("sheets.accounts.urls")),
     path("", include("sheets.characters.urls")),
