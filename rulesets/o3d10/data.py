@@ -375,7 +375,7 @@ TIMES = "\u00d7"
 # --- Settings a GM may change --------------------------------------------------------
 # Settings whose default is the digest's proposal for a gap in the seed start their help
 # with this sentence; the sheet groups them under a "house rules" heading.
-HOUSE_RULE_HELP = "House rule: the seed gives no such number."
+HOUSE_RULE_HELP = "House rule: the rulebook gives no such number."
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -498,7 +498,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Midichlorian Luck uses per in-game day",
         1,
         "L17",
-        "The seed gives one a day; a GM may change it.",
+        "The rulebook gives one a day; a GM may change it.",
         minimum=1,
         maximum=5,
     ),
@@ -507,7 +507,7 @@ SETTINGS: tuple[Setting, ...] = (
         "What an exploding 10 adds",
         "max_of_3d10",
         "L9; digest §2.1 reading B",
-        "The seed's wording can be read three ways.",
+        "The rulebook's wording can be read three ways.",
         choices=(
             ("max_of_3d10", "Roll 3d10 once more and add the highest (literal)"),
             ("open_d10", "Add 1d10, rolling again on every 10 (open-ended)"),
@@ -531,14 +531,14 @@ SETTINGS: tuple[Setting, ...] = (
         "A critical fail fails whatever the total",
         True,
         "L13; digest §2.1 proposal",
-        "The seed names the fumble without saying what it does.",
+        "The rulebook names the fumble without saying what it does.",
     ),
     Setting(
         "force_roll_keep",
         "Which die 1a3d10 (the Force rolls) keeps",
         "middle",
         "L153, L168, L196, L219, L246; digest §2.5",
-        "The seed never defines 1a3d10; most likely it is 1o3d10.",
+        "The rulebook never defines 1a3d10; most likely it is 1o3d10.",
         choices=(("middle", "The middle die, like 1o3d10"), ("highest", "The highest die")),
     ),
     Setting(
@@ -553,14 +553,14 @@ SETTINGS: tuple[Setting, ...] = (
         "A ranged hit gains +1d6 damage per full 10 over the difficulty",
         False,
         "L59 gives the bonus to melee; the ranged rules (L61-L80) name none",
-        "By default only melee attacks gain it, as the seed prints.",
+        "By default only melee attacks gain it, as the rulebook prints.",
     ),
     Setting(
         "reaction_points_at_15",
         "Reaction points for an initiative total of exactly 15",
         3,
         "L100-L101; digest §1.6 proposal",
-        "The seed puts 15 in both the 2-point and the 3-point row.",
+        "The rulebook puts 15 in both the 2-point and the 3-point row.",
         choices=((3, "3 points (10-14 give 2)"), (2, "2 points (10-15 give 2)")),
     ),
     Setting(
@@ -568,7 +568,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Initiative roll (house rule)",
         "dexterity_reflexes",
         "L21, L97; digest §3 initiative_formula",
-        HOUSE_RULE_HELP + " The seed uses an initiative total without saying what is rolled.",
+        HOUSE_RULE_HELP + " The rulebook uses an initiative total without saying what is rolled.",
         choices=(
             ("dexterity_reflexes", "Dexterity + Reflexes + 1o3d10"),
             ("perception_reflexes", "Perception + Reflexes + 1o3d10"),

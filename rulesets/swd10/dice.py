@@ -88,7 +88,7 @@ DICE_SETTINGS: tuple[Setting, ...] = (
         label="A difficulty above 10",
         default="threshold",
         source="L1450 for vehicles, read with a lost minus sign (digest §6.1)",
-        help="The seed's threshold: difficulty 11 needs 3 successes at difficulty 9.",
+        help="The rulebook's threshold: difficulty 11 needs 3 successes at difficulty 9.",
         choices=(
             ("threshold", "difficulty 9, needing difficulty − 8 successes"),
             ("extra_successes", "difficulty 10, one more success per point above 10"),

@@ -91,7 +91,7 @@ def _attribute_step(sheet: Mapping, label: str, slug: str, start: int, settings:
             amount,
             unit,
             f"{label} {code(start)} → {code(start + 1)}: {multiplier} {TIMES} {base} = {amount} "
-            f"{unit} (a GM setting: 1E attribute prices are not in either seed)",
+            f"{unit} (a reading the GM may change)",
         )
     amount = base * ATTRIBUTE_COST_MULTIPLIER_RE
     species_max = traits.species_of(sheet).maximum[slug]

@@ -547,7 +547,7 @@ def _odds(spec: Spec) -> Odds:
     if spec.wild and spec.wild_one == "complication":
         notes.append("A 1 on the Wild Die (1 roll in 6) brings a complication.")
     if band.source.startswith(OUTSIDE):
-        notes.append(f"{band.label} {band.low}–{band.high} is not in the seeds.")
+        notes.append(f"{band.label} {band.low}–{band.high} is the core book's range.")
     return Odds(at_least[target], tuple(bars), question, exact=True, note=" ".join(notes))
 
 

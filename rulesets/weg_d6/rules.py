@@ -85,6 +85,10 @@ from rulesets.weg_d6.settings import SETTINGS
 from rulesets.weg_d6.traits import code_text as code
 
 PIPS = 3
+# A cap the core book sets and the GM may change: the sentence says so in a player's
+# words; where it comes from stays in the message's source (a tooltip).
+GM_READING = "a reading the GM may change"
+GM_SETTING_SOURCE = "GM setting; not in either seed"
 
 
 # --- wounds, the Dark Side and Character Points in play ------------------------------------
@@ -333,7 +337,8 @@ def _check_skills(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
                 "creation_skill_cap",
                 trait,
                 f"{info.label} has {code(pips - attribute)} of skill dice; at creation one skill "
-                f"takes at most {code(cap)} (GM setting; not in either seed).",
+                f"takes at most {code(cap)} ({GM_READING}).",
+                GM_SETTING_SOURCE,
             )
         if info.advanced:
             _check_advanced(sheet, settings, report, info, trait)
@@ -361,9 +366,7 @@ def _check_skills(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
         allowed = settings["skill_dice"] * PIPS
         spent = _skill_dice_spent(sheet, settings)
         report.add_pool(
-            traits.PipPool(
-                "skill_dice", "Skill dice", allowed, spent, "pips", "GM setting; not in either seed"
-            )
+            traits.PipPool("skill_dice", "Skill dice", allowed, spent, "pips", GM_SETTING_SOURCE)
         )
         if spent > allowed:
             severity = _severity_for(sheet, "error")
@@ -373,8 +376,8 @@ def _check_skills(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
                 "skill_dice_over",
                 None,
                 f"{code(spent)} of skill dice spent; creation gives {code(allowed)} "
-                "(GM setting; not in either seed).",
-                "",
+                f"({GM_READING}).",
+                GM_SETTING_SOURCE,
             )
         elif spent < allowed:
             report.warn(
@@ -402,23 +405,22 @@ def _check_force_dice(sheet: Mapping[str, Any], settings: Mapping[str, Any], rep
                     "creation_skill_cap",
                     f"force.{skill}",
                     f"{label} has {code(force[skill])} of skill dice; at creation one skill "
-                    f"takes at most {code(cap)}, Force skills too (GM setting; not in either "
-                    "seed).",
+                    f"takes at most {code(cap)}, Force skills too ({GM_READING}).",
+                    GM_SETTING_SOURCE,
                 )
         return
     allowed = settings["creation_force_dice"] * PIPS
     spent = _force_dice_spent(sheet)
     report.add_pool(
-        traits.PipPool(
-            "force_dice", "Force dice", allowed, spent, "pips", "GM setting; not in either seed"
-        )
+        traits.PipPool("force_dice", "Force dice", allowed, spent, "pips", GM_SETTING_SOURCE)
     )
     if spent > allowed:
         report.error(
             "force_dice_over",
             None,
             f"{code(spent)} in Force skills; creation gives {code(allowed)} of Force dice "
-            "(GM setting; not in either seed).",
+            f"({GM_READING}).",
+            GM_SETTING_SOURCE,
         )
 
 
@@ -439,8 +441,8 @@ def _check_advanced(sheet, settings, report: Report, info: traits.SkillInfo, tra
         report.error(
             "advanced_prerequisite",
             trait,
-            f"{info.label} rests on {name} {code(needed)}; {name} is {code(have)} "
-            "(GM setting; not in either seed).",
+            f"{info.label} rests on {name} {code(needed)}; {name} is {code(have)} ({GM_READING}).",
+            GM_SETTING_SOURCE,
         )
 
 
@@ -592,11 +594,7 @@ def _check_dark_side(sheet: Mapping[str, Any], report: Report) -> None:
         return
     faces = consumption_odds(points)
     doom = "1-6, certain" if faces >= 6 else f"1-{faces}"
-    note = (
-        " (R&E keeps the core book's roll, not in either seed)"
-        if (sheet["edition"] == EDITION_RE)
-        else ""
-    )
+    note = " (R&E keeps the core book's roll)" if (sheet["edition"] == EDITION_RE) else ""
     report.warn(
         "dark_side_consumption",
         "points.dark_side",

@@ -315,6 +315,26 @@ def as_changes(lines: Iterable[list]) -> list[Change]:
     return [Change("", str(label), old, new) for label, old, new in lines]
 
 
+def edit_summary(lines: list[list]) -> str:
+    """An edit in a line, from its changes as a player reads them: "Strength → 3;
+    Attentive added"; what does not fit in a summary is counted."""
+    said = []
+    for label, before, after in lines:
+        if after is None:
+            said.append(f"{label} removed")
+        elif before is None:
+            said.append(f"{label} added" + (f" ({_cut(after, 30)})" if after else ""))
+        else:
+            said.append(f"{label} → {_cut(after, 40)}")
+    shown = []
+    for part in said:
+        if len("; ".join([*shown, part])) > 170:
+            break
+        shown.append(part)
+    more = len(said) - len(shown)
+    return "; ".join(shown) + (f" and {more} more" if more else "")
+
+
 def record_revision(
     character: Character,
     author: AbstractBaseUser | None,
@@ -331,11 +351,15 @@ def record_revision(
         if before
         else []
     )
+    if judged is not None and lines:
+        # An edit's own summary quotes what the form sent ("New merit or flaw →
+        # attentive||"): a player reads what it changed, in the sheet's words.
+        summary = edit_summary(lines)
     return Revision.objects.create(
         character=character,
         author=author,
         version=character.version,
-        # The summary quotes what was typed, part of which the edit may not have read.
+        # The summary may quote what was typed, part of which the edit may not have read.
         summary=printable(summary[:200]),
         ops=diff_ops(before, after),
         changes=kept_lines(lines),

@@ -215,9 +215,10 @@ def test_difficulty_bands_come_from_the_seeds(difficulty, label, source):
     assert (band.label, band.source) == (label, source)
 
 
-def test_a_band_outside_the_seeds_says_so():
+def test_a_band_outside_the_seeds_says_so_in_its_source_and_in_a_players_words():
     assert band_for(1).source.startswith("outside the seeds")
-    assert "not in the seeds" in weg_d6.odds(code(9), options(difficulty=2)).note
+    note = weg_d6.odds(code(9), options(difficulty=2)).note
+    assert "the core book's range" in note and "seed" not in note
 
 
 def test_every_sheet_rollable_rolls_and_wounds_are_facts():
