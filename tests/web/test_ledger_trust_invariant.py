@@ -144,10 +144,10 @@ class LedgerMachine(RuleBasedStateMachine):
         token = invitation_create(user=self.gm, campaign_id=self.campaign.pk).token
         campaign_join(user=self.player, token=token)
         character_bring(user=self.player, campaign_id=self.campaign.pk, character_id=character.pk)
+        self.pk = character.pk
         accept = getattr(ledger, "accept_origins", None)
         if accept is not None:
             accept(user=self.gm, character_id=character.pk, expected_version=self.fresh().version)
-        self.pk = character.pk
         rows = _rows(self.fresh())
         self.at_start = {key: _shown(self.fresh(), rows, key) for key in _priced(rows)}
 
