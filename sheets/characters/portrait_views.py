@@ -112,7 +112,10 @@ def _picture(
         patch_cache_control(response, private=True, no_cache=True)
         return response
     etag = f'"{portrait.digest}"'
-    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+    # Compared weakly, as If-None-Match asks: GZipMiddleware weakens the tag ("W/") of an
+    # answer it compressed.
+    asked = request.headers.get("If-None-Match", "").split(",")
+    if etag in [tag.strip().removeprefix("W/") for tag in asked]:
         response = HttpResponseNotModified()
     else:
         response = HttpResponse(bytes(portrait.image), content_type=portrait.content_type)
