@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
@@ -12,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rulesets.core.parsing import ascii_number
 from sheets.characters.models import Character
 from sheets.characters.services import StaleVersion
+from sheets.history.groups import history_page
 from sheets.history.revisions import HistoryBroken, as_changes, change_lines, state_at
 from sheets.history.services import (
     NothingToRestore,
@@ -21,23 +21,30 @@ from sheets.history.services import (
 )
 from sheets.permissions import CharacterAccess, Need, character_for
 
-PER_PAGE = 25
-
 
 @require_GET
 @login_required
 def character_history(request: HttpRequest, pk: int) -> HttpResponse:
     character, access = character_for(request.user, pk)
-    # The operations are what rebuilds old versions; the list needs only the words.
-    revisions = character.revisions.select_related("author").defer("ops")
-    page = Paginator(revisions, PER_PAGE).get_page(request.GET.get("page"))
+    page, groups = history_page(character, request.GET.get("page"))
+    # One group opens to its versions (without JavaScript too): named by its first version.
+    opened = ascii_number(request.GET.get("open", ""))
     entries = [
         {
-            "revision": revision,
-            "changes": as_changes(revision.changes),
-            "more": revision.changes_more,
+            "group": group,
+            "changes": as_changes(group.changes),
+            "more": group.more,
+            "open": group.single or group.first == opened,
+            "versions": [
+                {
+                    "revision": revision,
+                    "changes": as_changes(revision.changes),
+                    "more": revision.changes_more,
+                }
+                for revision in group.revisions
+            ],
         }
-        for revision in page
+        for group in groups
     ]
     context = {"character": character, "page": page, "entries": entries, "may_edit": access.edit}
     return render(request, "characters/history.html", context)

@@ -26,6 +26,8 @@ def test_a_player_opens_the_diff_in_history_and_restores(live_server, page, play
     expect(history).to_contain_text("Dexterity: 1 → 2")
     expect(history).to_contain_text("added Ambidextrous: 1 point")
 
+    # The three versions are one sitting: one entry, opened to reach each version.
+    page.get_by_role("link", name="Show versions 1 to 3").click()
     page.locator("#version-3").get_by_role("link", name="Diff").click()
     expect(page.locator("#diff")).to_contain_text("Ambidextrous")
     page.fill("input[name=from]", "1")
@@ -33,10 +35,11 @@ def test_a_player_opens_the_diff_in_history_and_restores(live_server, page, play
     expect(page).to_have_url(re.compile(r"from=1&to=3"))
     expect(page.locator("#diff tr", has_text="Dexterity")).to_contain_text("2")
 
-    page.goto(f"{live_server.url}/characters/{character.pk}/history/")
+    page.goto(f"{live_server.url}/characters/{character.pk}/history/?open=1")
     page.locator("#version-1").get_by_role("link", name="Restore…").click()
     expect(page.locator("#restore-changes")).to_contain_text("Dexterity")
     page.get_by_role("button", name="Yes, restore version 1").click()
     expect(page.locator("#messages")).to_contain_text("Restored version 1")
+    page.get_by_role("link", name="Show versions 1 to 4").click()
     expect(page.locator("#version-4")).to_contain_text("Restored version 1")
     assert Character.objects.get(pk=character.pk).sheet["merits"] == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -153,7 +154,10 @@ def test_a_thousand_row_edits_keep_the_revisions_small_and_the_page_light(player
     assert page.status_code == 200
     assert len(page.content) < 200 * 1024
     pages = -(-(ROW_EDITS + 1) // 25)
-    last = client.get(reverse("character_history", args=[character.pk]), {"page": str(pages)})
+    # The page past the last shows the last; its oldest group opened shows the creation.
+    last = client.get(
+        reverse("character_history", args=[character.pk]), {"page": str(pages), "open": "1"}
+    )
     assert len(last.content) < 200 * 1024 and "Created" in last.content.decode()
 
 
@@ -180,6 +184,10 @@ def test_the_history_is_paged_newest_first(player, client):
             _edit(player, character, **{f"abil.{ability}": str(value)})
     total = _fresh(character).version
     assert total > 25
+    # Each edit a sitting of its own (consecutive edits within minutes read as one entry).
+    for revision in Revision.objects.filter(character=character):
+        revision.created_at += timedelta(minutes=10 * revision.version)
+        revision.save(update_fields=["created_at"])
     client.force_login(player)
     url = reverse("character_history", args=[character.pk])
     first = client.get(url).content.decode()
