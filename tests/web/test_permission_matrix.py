@@ -75,6 +75,8 @@ EXCLUDED_NAMES = {
     "login": "the login form: public by design, it is where everyone else is sent",
     "logout": "django.contrib.auth's log-out: acts only on the caller's own session",
     "signup": "making an account: public by design",
+    "theme": "the colour theme: a cookie of the caller's own browser, stored nowhere else "
+    "(tests/web/test_theme.py)",
     "password_reset": "django.contrib.auth's password reset: public by design",
     "password_reset_done": "django.contrib.auth's password reset: public by design",
     "password_reset_confirm": "django.contrib.auth's password reset: public by design",

@@ -39,8 +39,10 @@ class Controls(HTMLParser):
 
 
 def enabled_controls(html: str) -> list[str]:
+    """The enabled controls of the page's content: the top bar's theme switch is the
+    visitor's own, not the sheet's."""
     parser = Controls()
-    parser.feed(html)
+    parser.feed(html.split("<main>", 1)[-1])
     return parser.enabled
 
 
