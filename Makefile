@@ -106,6 +106,7 @@ load: pdf-deps $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: $(INSTALLED)
 	$(BIN)/ruff format .

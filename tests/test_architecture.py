@@ -36,4 +36,3 @@ def test_no_module_imports_one_that_imports_it_back():
         if graph.chain_exists(importer=imported, imported=importer)
     )
     assert looped == [], "\n".join(f"{a} -> {b}" for a, b in looped)
-
