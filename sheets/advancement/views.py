@@ -89,7 +89,7 @@ def _ledger_page(
         "submitted": request.POST if refused else {},
     }
     return render(
-        request, "characters/ledger.html", context, status=400 if refused is not None else 200
+        request, "advancement/ledger.html", context, status=400 if refused is not None else 200
     )
 
 
@@ -349,7 +349,7 @@ def _table_page(request, campaign, *, error: str = "", done: str = "") -> HttpRe
     ]
     return render(
         request,
-        "characters/ledger_table.html",
+        "advancement/ledger_table.html",
         {
             "campaign": campaign,
             "rows": rows,

@@ -47,7 +47,7 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
         for group in groups
     ]
     context = {"character": character, "page": page, "entries": entries, "may_edit": access.edit}
-    return render(request, "characters/history.html", context)
+    return render(request, "history/history.html", context)
 
 
 def _version(raw: str | None, default: int) -> int | None:
@@ -81,7 +81,7 @@ def character_history_diff(request: HttpRequest, pk: int) -> HttpResponse:
         except HistoryBroken as broken:
             error = str(broken)
     context["error"] = error
-    return render(request, "characters/history_diff.html", context, status=400 if error else 200)
+    return render(request, "history/history_diff.html", context, status=400 if error else 200)
 
 
 @require_http_methods(["GET", "POST"])
@@ -134,4 +134,4 @@ def _confirm(
         context["check"] = refused.check
         context["may_price"] = refused.may_price
         context["submitted"] = request.POST if request.method == "POST" else {}
-    return render(request, "characters/history_restore.html", context, status=status)
+    return render(request, "history/history_restore.html", context, status=status)

@@ -67,7 +67,7 @@ def _latest_print(campaign: Campaign) -> TablePrint | None:
 
 
 def table_print_context(campaign: Campaign) -> dict:
-    """What the GM's panel for the table's PDF shows: templates/campaigns/_table_print.html."""
+    """What the GM's panel for the table's PDF shows: templates/printing/_table_print.html."""
     return {
         "table_print": _latest_print(campaign),
         "approved_count": approved_sheets(campaign).count(),

@@ -20,9 +20,9 @@ from sheets.printing.services import (
     table_print_request,
 )
 
-# The templates stay with the campaign pages that include the panel.
-PANEL = "campaigns/_table_print.html"
-PAGE = "campaigns/print.html"
+# The panel is included in the campaign page; without JavaScript it stands on its own page.
+PANEL = "printing/_table_print.html"
+PAGE = "printing/print.html"
 
 
 def _pdf_response(character: Character) -> HttpResponse:
