@@ -55,6 +55,10 @@ def test_a_player_builds_a_legal_hero_and_prints_it(live_server, page: Page, mak
     expect(page.locator("#section-merits-body")).to_contain_text("Short")
     add(page, "Add a merit or flaw", "cat_like_balance")
     expect(page.locator("#section-merits-body")).to_contain_text("Cat-like balance")
+    # The flaw's point pays for a fourth merit: with it unspent the sheet is not done.
+    expect(page.locator("#budget .verdict")).to_contain_text("points left to spend in Merits")
+    add(page, "Add a merit or flaw", "toughness")
+    expect(page.locator("#section-merits-body")).to_contain_text("Toughness")
 
     # A merit whose prerequisites fail is refused beside the list, naming what fails.
     add(page, "Add a merit or flaw", "juyo")
@@ -70,7 +74,7 @@ def test_a_player_builds_a_legal_hero_and_prints_it(live_server, page: Page, mak
     expect(page.locator("#budget .verdict")).to_have_text(
         re.compile("Legal: every budget spent, no rule broken.")
     )
-    expect(page.locator("#pool-merits .spent")).to_have_text("3")
+    expect(page.locator("#pool-merits .spent")).to_have_text("4")
 
     with page.expect_download() as download:
         page.get_by_role("link", name="Download PDF").click()
