@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models.signals import post_save
 from django_tasks_db.management.commands.db_worker import Worker
 from playwright.sync_api import Page, expect
@@ -111,10 +111,16 @@ def test_a_gm_builds_the_tables_pdf_watches_it_and_downloads_it(
     first_sheet_done = threading.Event()
     carry_on = threading.Event()
 
+    def hold(**_kwargs):
+        first_sheet_done.set()
+        carry_on.wait(timeout=30)
+
     def hold_after_first_sheet(sender, instance, **kwargs):
+        # Held once the progress is written (its transaction committed), as a worker busy
+        # rendering the next sheet would be: a hold inside the write would keep the table's
+        # row locked, which the test database (SQLite in memory) answers with "locked".
         if instance.state == TablePrint.State.RUNNING and instance.done == 1:
-            first_sheet_done.set()
-            carry_on.wait(timeout=30)
+            transaction.on_commit(hold)
 
     post_save.connect(hold_after_first_sheet, sender=TablePrint)
     worker = WorkerThread(live_server)
