@@ -249,4 +249,5 @@ def test_the_print_has_sixteen_merit_lines_a_techniques_box_and_a_labelled_power
     assert "Blaster pistols (Firearms)" in lines[lines.index("Weapon techniques") + 1 :]
     assert "Current (battle pool) ☐ 0" in lines
     assert any("full rest" in line for line in lines)
-    assert any("000:L100" in line for line in lines)
+    # A source line is for implementers, never printed for the player (issue 24, defect 9).
+    assert not any("000:L100" in line for line in lines)
