@@ -9,9 +9,9 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
+
+from tests.migrating import migrate_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = [
@@ -21,16 +21,9 @@ BEFORE = [
 AFTER = [("printing", "0003_queued_tasks_new_path")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 def test_builds_keep_their_rows_and_a_task_queued_before_the_move_still_runs():
     try:
-        apps = _migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         User = apps.get_model("auth", "User")
         Campaign = apps.get_model("campaigns", "Campaign")
         OldPrint = apps.get_model("campaigns", "TablePrint")
@@ -51,7 +44,7 @@ def test_builds_keep_their_rows_and_a_task_queued_before_the_move_still_runs():
         queued.save()
         before = list(OldPrint.objects.order_by("pk").values())
 
-        apps = _migrate(AFTER)
+        apps = migrate_to(AFTER)
         TablePrint = apps.get_model("printing", "TablePrint")
         after = list(TablePrint.objects.order_by("pk").values())
         # Every column as it was, the two new ones empty.

@@ -9,6 +9,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tests.migrating import migrate_to
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [
@@ -32,13 +34,6 @@ TABLES = (
     "characters_sharelink",
     "rolls_rollentry",
 )
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
 
 
 def _latest():
@@ -123,12 +118,12 @@ def _populate(apps) -> None:
 
 def test_a_populated_database_migrates_into_the_apps_with_every_row_kept():
     try:
-        _populate(_migrate(BEFORE))
+        _populate(migrate_to(BEFORE))
         columns = _columns()
         before = _rows(columns)
         assert all(before[table] for table in TABLES)
 
-        apps = _migrate(_latest())
+        apps = migrate_to(_latest())
         assert _rows(columns) == before
         # The moved models read the same rows under their new apps.
         assert apps.get_model("history", "Revision").objects.count() == 3
@@ -146,10 +141,10 @@ def test_the_moved_models_content_types_follow_them():
     from django.contrib.contenttypes.models import ContentType
 
     try:
-        _migrate(BEFORE)
+        migrate_to(BEFORE)
         ContentType.objects.get_or_create(app_label="characters", model="revision")
         ContentType.objects.get_or_create(app_label="characters", model="ledgerentry")
-        _migrate(_latest())
+        migrate_to(_latest())
         labels = set(
             ContentType.objects.filter(model__in=("revision", "ledgerentry")).values_list(
                 "app_label", "model"

@@ -5,24 +5,17 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import migrate_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = [("characters", "0011_upgrade_weg_sheets_v3"), ("campaigns", "0001_initial")]
 AFTER = [("characters", "0012_gm_notes_per_table")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 def test_old_notes_stay_with_the_table_that_wrote_them_and_a_moved_sheet_takes_none():
     try:
-        apps = _migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         User = apps.get_model("auth", "User")
         Campaign = apps.get_model("campaigns", "Campaign")
         Membership = apps.get_model("campaigns", "Membership")
@@ -55,7 +48,7 @@ def test_old_notes_stay_with_the_table_that_wrote_them_and_a_moved_sheet_takes_n
             "unknown": GMNote.objects.create(character=unknown, text="u", updated_by=first_gm),
         }
 
-        apps = _migrate(AFTER)
+        apps = migrate_to(AFTER)
         GMNote = apps.get_model("characters", "GMNote")
         tables = {key: GMNote.objects.get(pk=note.pk).campaign_id for key, note in notes.items()}
         assert tables == {
@@ -71,7 +64,7 @@ def test_old_notes_stay_with_the_table_that_wrote_them_and_a_moved_sheet_takes_n
 
 def test_going_back_keeps_the_note_of_the_sheets_current_table():
     try:
-        apps = _migrate(AFTER)
+        apps = migrate_to(AFTER)
         User = apps.get_model("auth", "User")
         Campaign = apps.get_model("campaigns", "Campaign")
         Character = apps.get_model("characters", "Character")
@@ -85,7 +78,7 @@ def test_going_back_keeps_the_note_of_the_sheets_current_table():
         GMNote.objects.create(character=moved, campaign=second, text="second's")
         GMNote.objects.create(character=moved, campaign=first, text="first's")
 
-        apps = _migrate(BEFORE)
+        apps = migrate_to(BEFORE)
         GMNote = apps.get_model("characters", "GMNote")
         assert list(GMNote.objects.values_list("character_id", "text")) == [(moved.pk, "second's")]
     finally:
