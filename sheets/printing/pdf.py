@@ -11,12 +11,10 @@ of text), whatever the CSS, so the print templates keep boxes few: fixed table l
 row per trait stays, though a column of lines would be fewer boxes: the PDF's text then
 reads trait by trait, name beside value, for copying and for screen readers.
 
-WeasyPrint styles every element with its full HTML5 user agent stylesheet, some of whose
-rules (footnote and note markers) give each element five pseudo-element styles to work
-out. PrintHTML swaps in static/css/print-ua.css, the rules of that sheet a print can meet:
-the same pages, their styles worked out in half the time (some 20 ms a render). It
-overrides a private WeasyPrint method; tests/web/test_pdf_user_agent.py fails if
-WeasyPrint stops calling it or if any print lays out differently than with the full sheet.
+Every page is styled with WeasyPrint's own HTML5 user agent stylesheet. WeasyPrint offers
+no public way to swap it for a smaller one (an earlier version here overrode a private
+method to, for some 0 to 30 ms a render): the cost is small beside the layout itself, and
+a print that depends on no private code prints the same after an upgrade or fails loudly.
 
 WeasyPrint reads every URL a page or stylesheet names. Its own fetcher would read any
 local file (an attachment link to file:///etc/... embeds that file in the PDF) or any
@@ -32,9 +30,9 @@ sheet is not rendered again.
 A process's first print of a system also parses its stylesheets, loads its fonts (and
 Pango and HarfBuzz their font data) and compiles its templates. `warm_up` pays that at a
 gunicorn worker's start (sheets/wsgi.py) by printing each ready system's demo sheet once,
-without the database. Nothing here replaces another library's functions or globals at
-run time (PrintHTML's override above is a subclass's): a first print costs what WeasyPrint
-takes, and the PDF cache spares the repeat.
+without the database. Nothing here replaces or overrides another library's functions,
+methods or globals, nor reads their private attributes: a first print costs what
+WeasyPrint takes, and the PDF cache spares the repeat.
 
 A render makes some 20,000 to 45,000 objects that refer to each other in cycles, which only
 Python's cycle collector frees. Left to run during a render, the collector keeps sweeping
@@ -65,6 +63,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
+from django.db.models import Prefetch, prefetch_related_objects
 from django.template.loader import render_to_string
 from weasyprint import CSS, HTML, Document
 from weasyprint.text.fonts import FontConfiguration
@@ -137,23 +136,6 @@ class StaticFilesOnly(URLFetcher):
 FETCHER = StaticFilesOnly()
 
 
-class PrintHTML(HTML):
-    """An HTML page styled with the print user agent stylesheet (see the module's note)."""
-
-    def _ua_stylesheets(self, forms: bool = False) -> list[CSS]:
-        # Private in WeasyPrint 70 (HTML._ua_stylesheets); its own tests override it the
-        # same way. The print templates hold no form fields, so `forms` changes nothing.
-        return [_print_user_agent_style()]
-
-
-@lru_cache(maxsize=1)
-def _print_user_agent_style() -> CSS:
-    # No @counter-style rules in it: lists keep WeasyPrint's own (HTML._ua_counter_style).
-    return CSS(
-        filename=str(STATIC_DIR / "css" / "print-ua.css"), url_fetcher=FETCHER, counter_style={}
-    )
-
-
 @lru_cache(maxsize=8)
 def _print_style(system: str) -> tuple[list[CSS], FontConfiguration]:
     # Parsing the stylesheets and loading their @font-face fonts once per process saves
@@ -177,7 +159,7 @@ def character_document(character: Character, *, handout: bool = False) -> Docume
     }
     html = render_to_string(f"rulesets/{character.system}/print.html", context)
     stylesheets, fonts = _print_style(character.system)
-    page = PrintHTML(string=html, base_url=str(STATIC_DIR) + "/", url_fetcher=FETCHER)
+    page = HTML(string=html, base_url=str(STATIC_DIR) + "/", url_fetcher=FETCHER)
     return page.render(stylesheets=stylesheets, font_config=fonts)
 
 
@@ -319,6 +301,7 @@ def warm_up_character(system: str) -> Character:
     # What sheets.advancement.figures.keep_figures would have summed: no entries.
     character.ledger_earned = character.ledger_spent = 0
     character.ledger_carried = character.ledger_held = 0
-    # The related manager hands out this prefetched (empty) result instead of a query.
-    character._prefetched_objects_cache = {"ledger": LedgerEntry.objects.none()}
+    # Its ledger prefetched as an empty query: Django answers one that can match nothing
+    # without asking the database, and the related manager then hands out that answer.
+    prefetch_related_objects([character], Prefetch("ledger", queryset=LedgerEntry.objects.none()))
     return character
