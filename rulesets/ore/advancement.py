@@ -14,6 +14,7 @@ from typing import Any
 
 from rulesets.core import ledger as plain
 from rulesets.core.ledger import LedgerFigures
+from rulesets.ore.data import POWER_BY_SLUG, STUNT_BY_SLUG
 
 # The plain answers, shared with the other systems (rulesets/core/ledger.py).
 next_value = plain.next_value
@@ -74,3 +75,26 @@ def carried_at_finish(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> 
     if spent is None:
         return 0
     return max(0, sheet["character_points"] - spent)
+
+
+def consent_needed(sheet: Mapping[str, Any], trait: str) -> str:
+    """Why buying `trait` waits for the GM's permission, "" when it does not: every Force
+    power but Force Sense, and every stunt, until the GM has given it (L774)."""
+    kind, _, rest = trait.partition(".")
+    slug = rest.partition(".")[0]
+    if kind == "power" and slug in POWER_BY_SLUG:
+        power = POWER_BY_SLUG[slug]
+        if power.needs_permission and not sheet["powers"][slug]["approved"]:
+            return f"{power.label} needs the GM's permission (L774)."
+    if kind == "stunt" and slug in STUNT_BY_SLUG:
+        owned = sheet["stunts"].get(slug)
+        if not (owned and owned["approved"]):
+            return f"{STUNT_BY_SLUG[slug].label} needs the GM's permission (L774)."
+    return ""
+
+
+def consent_grants(trait: str) -> list[tuple[str, str]]:
+    """The edits that record the permission a consented purchase carries: the GM who
+    approves it (the owner, off-table) gives it for the power or stunt bought (L774)."""
+    kind, _, rest = trait.partition(".")
+    return [(f"{kind}.{rest.partition('.')[0]}.approved", "yes")]

@@ -82,6 +82,8 @@ class Quote:
     # Why the engine refuses this raise now although the balance pays (WEG's one pip per
     # skill between adventures): no Buy button, this instead.
     refusal: str = ""
+    # Why buying it waits for the GM's consent (an O.R.E. Force power or stunt, 001:L774).
+    consent: str = ""
 
     @property
     def buyable(self) -> bool:
@@ -169,6 +171,7 @@ def quotes(character: Character, known: LedgerFigures | None = None) -> list[Quo
             row.section,
             row.group,
             row.kind,
+            consent=_consent_needed(advancement, sheet, key),
         )
         if quote.affordable:
             # Ask the engine as the purchase will: a raise it refuses gets no button.
@@ -406,21 +409,67 @@ def purchase(
         after = {r.key: r for r in ruleset.trait_rows(bought, settings)}
         from_shown = shown(row)
         to_shown = shown(after[trait]) if trait in after else str(new_value)
+        line = {
+            "kind": Kind.PURCHASE,
+            "amount": -cost.amount,
+            "trait_label": row.label,
+            "from_value": from_shown,
+            "to_value": to_shown,
+            "reason": why or cost.explanation[:REASON_MAX],
+            "teacher": name,
+        }
+        if _consent_needed(advancement, sheet, trait):
+            if character.campaign_id is not None:
+                return _hold(character, user, line, f"{edit_trait}={raw}", cost)
+            # Off-table the owner is their own GM: buying it gives the permission too.
+            bought = _granted(ruleset, advancement, bought, trait, settings)
         stored = advancement.without_earned(bought)
         return _write(
             character,
             user,
             f"Bought {row.label} {from_shown} → {to_shown} for {cost.amount} {cost.unit}",
             sheet=stored,
-            kind=Kind.PURCHASE,
-            amount=-cost.amount,
             trait=trait,
-            trait_label=row.label,
-            from_value=from_shown,
-            to_value=to_shown,
-            reason=why or cost.explanation[:REASON_MAX],
-            teacher=name,
+            **line,
         )
+
+
+def _consent_needed(advancement, sheet: dict, trait: str) -> str:
+    """Why a raise of `trait` waits for the GM's consent (O.R.E. Force powers and stunts,
+    001:L774), "" when the system asks none for it."""
+    # Only the systems with such a rule answer; the others buy every raise at once.
+    ask = getattr(advancement, "consent_needed", None)
+    return ask(sheet, trait) if ask is not None else ""
+
+
+def _granted(ruleset, advancement, sheet: dict, trait: str, settings: dict) -> dict:
+    """The sheet with the permission a consented raise carries written on it."""
+    for key, raw in advancement.consent_grants(trait):
+        try:
+            sheet = ruleset.apply_edit(sheet, key, raw, settings)
+        except InvalidEdit as refused:
+            raise LedgerRefused(refused.message, "trait") from None
+    return sheet
+
+
+def _hold(character: Character, user: AbstractBaseUser, line: dict, edit: str, cost: Cost):
+    """At a table, a raise that needs the GM's consent waits, holding its price, as an
+    SWd10 merit asked for in play does (`ask`)."""
+    if _waiting_for(character, line["trait_label"]):
+        raise LedgerRefused(
+            f"{line['trait_label']} already waits for the GM's consent: undo that request "
+            "on the ledger first, or wait for the GM.",
+            "trait",
+        )
+    return _write(
+        character,
+        user,
+        f"Asked the GM's consent for {line['trait_label']} {line['from_value']} → "
+        f"{line['to_value']}: {cost.amount} {cost.unit} held until the GM decides",
+        pending=True,
+        trait=edit,
+        **line,
+    )
 
 
 def pay_edit(
@@ -947,6 +996,12 @@ def consent(
         trait, raw = entry.trait.split("=", 1)
         bought, cost = _priced(character, trait, raw, "consent", waiting=entry)
         advancement = advancement_for(character.system)
+        if hasattr(advancement, "consent_grants"):
+            # An O.R.E. raise held for the GM's permission: approving it gives the
+            # permission, and the entry becomes a plain purchase of its row, undone as one.
+            ruleset = get_ruleset(character.system)
+            bought = _granted(ruleset, advancement, bought, trait, _settings(character))
+            entry.trait = trait
         before = revision_state(character)
         character.sheet = advancement.without_earned(bought)
         character.version += 1
@@ -964,7 +1019,7 @@ def consent(
         entry.adventure = character.adventure
         if why:
             entry.reason = f"{entry.reason} · GM: {why}"[:REASON_MAX]
-        entry.save(update_fields=["pending", "amount", "version", "adventure", "reason"])
+        entry.save(update_fields=["pending", "amount", "version", "adventure", "reason", "trait"])
         return entry
 
 
