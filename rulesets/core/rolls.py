@@ -6,9 +6,11 @@ Every system answers the same four questions (its `dice.py`, exported by its pac
   that can be rolled, with whatever the sheet itself adds to it (wounds, a wound state)
   already folded into `facts`;
 - `roll_options(rollable, settings) -> tuple[RollOption, ...]`: the modifiers a player sets
-  before rolling (difficulty, penalty dice, Willpower spent...), each with its range;
+  before rolling (difficulty, penalty dice, Willpower spent, what the roll is for where a
+  rule depends on it...), each with its range and source;
 - `odds(rollable, options) -> Odds`: the exact chance of success, as Fractions, computed by
-  enumeration or convolution, never by simulation;
+  enumeration or convolution, never by simulation, with any other chance a player weighs
+  beside it (`Odds.beside`: a complication, a target hit);
 - `roll(rollable, options, rng) -> RollResult`: one roll with an injected random.Random
   (random.SystemRandom in production, a seeded Random in tests).
 
@@ -81,6 +83,30 @@ class Bar:
     threshold: bool = False
 
 
+def percent_text(chance: Fraction) -> str:
+    """A chance as a page prints it: one decimal, never 0% or 100% for what can happen."""
+    value = float(chance) * 100
+    if 0 < value < 0.1:
+        return "<0.1%"
+    if 99.9 < value < 100:
+        return ">99.9%"
+    return f"{value:.1f}%"
+
+
+@dataclass(frozen=True)
+class Beside:
+    """Another exact chance a player weighs beside success: a complication on the Wild Die,
+    a target hit by suppressing fire, a bleeding roll that kills."""
+
+    label: str
+    chance: Fraction
+    source: str = ""
+
+    @property
+    def percent(self) -> str:
+        return percent_text(self.chance)
+
+
 @dataclass(frozen=True)
 class Odds:
     success: Fraction
@@ -91,15 +117,12 @@ class Odds:
     exact: bool = True
     # Anything a player should know: a published table corrected, a reading in force.
     note: str = ""
+    # Other exact chances the page shows beside success, each with its source.
+    beside: tuple[Beside, ...] = ()
 
     @property
     def percent(self) -> str:
-        value = float(self.success) * 100
-        if 0 < value < 0.1:
-            return "<0.1%"
-        if 99.9 < value < 100:
-            return ">99.9%"
-        return f"{value:.1f}%"
+        return percent_text(self.success)
 
 
 @dataclass(frozen=True)

@@ -329,9 +329,6 @@ NPC_ATTRIBUTE_PIPS = 36
 ALIEN_TEMPLATE_BONUS_PIPS = 18  # +6D, 003:911
 ALIEN_TEMPLATE_MIN_PER_ATTRIBUTE = 3  # 1D to each attribute, 003:911
 
-# R&E Character Point spends per roll (002:483-485).
-CP_LIMIT_PER_ROLL = {"skill": 2, "attribute": 2, "specialization": 5, "reaction": 5, "resist": 5}
-
 # What a sheet is, besides its edition: the choices of its header.
 KINDS: tuple[tuple[str, str], ...] = (("character", "Character"), ("droid", "Droid"))
 ROLES: tuple[tuple[str, str], ...] = (("pc", "Player character"), ("npc", "Non-player character"))

@@ -2,9 +2,11 @@
 
 Sources: 003:91-99 (dice and pips, a Force Point doubles dice and pips, pips never carry in
 play), 003:133-139 (−1D per extra action), 003:2671-2677 (the difficulty bands), 002:420-428
-(the Wild Die's 1, Heroic), 002:480-489 (Character Points in play); digest rules/weg_d6.md
-§1.5, §1.6, §6.3, §6.4. The older Dark Side chance (`consumption_odds`) and the attribute
-roll (`roll_code`) stay where the rules that use them are (rules.py, costs.py).
+(the Wild Die's 1, Heroic), 002:480-489 (Character Points in play: how many depends on what
+the roll is for, so the roller says it), 003:1802-1804 (a 1E power not yet mastered: +5
+difficulty); digest rules/weg_d6.md §1.5, §1.6, §6.3, §6.4. The older Dark Side chance
+(`consumption_odds`) and the attribute roll (`roll_code`) stay where the rules that use
+them are (rules.py, costs.py).
 
 R&E rolls one die of the code as the Wild Die: a 6 is added and rolled again, without end;
 a 1 follows the GM's reading. 1st edition (seed 003) has no Wild Die.
@@ -28,7 +30,15 @@ from functools import lru_cache
 from typing import Any
 
 from rulesets.core.diecode import DieCode
-from rulesets.core.rolls import Bar, InvalidRoll, Odds, Rollable, RollOption, RollResult
+from rulesets.core.rolls import (
+    Bar,
+    Beside,
+    InvalidRoll,
+    Odds,
+    Rollable,
+    RollOption,
+    RollResult,
+)
 from rulesets.core.settings import Setting, resolve_settings
 from rulesets.weg_d6.data import (
     ATTRIBUTE_SLUGS,
@@ -44,9 +54,9 @@ MAX_BONUS_DICE = 10
 MAX_BONUS_PIPS = 12
 MAX_ACTIONS = 10
 MAX_DIFFICULTY = 200
+MAX_CP_ASKED = 5  # the most any purpose allows (002:485)
 DEFAULT_DIFFICULTY = 10  # the top of Easy (003:2674)
-CP_LIMIT = 2  # 002:483
-CP_LIMIT_DEFENCE = 5  # 002:485: specializations, dodges and parries
+UNMASTERED_DIFFICULTY = 5  # 003:1804: a power not yet mastered, every difficulty +5
 OUTSIDE = "outside the seeds"
 
 WILD_ONE = "dice_wild_one"
@@ -109,14 +119,88 @@ def band_for(difficulty: int) -> Band:
     return Band(f"Heroic+{step}", 31 + step, 40 + step, "002:428 (R&E)")
 
 
+# --- what a roll is for: the Character Points it takes (R&E) --------------------------------
+
+
+@dataclass(frozen=True)
+class Purpose:
+    key: str
+    label: str  # what the roller picks, and the log prints
+    cp_limit: int  # the most Character Points one roll for this takes
+    source: str
+
+
+USE = Purpose("use", "A skill or attribute use (an attack too)", 2, "002:483")
+DODGE = Purpose("dodge", "A dodge (a vehicle's or starship's too)", 5, "002:485")
+PARRY = Purpose("parry", "A parry (a lightsaber's too)", 5, "002:485")
+RESIST = Purpose("resist_force", "Resisting another's Force power", 5, "002:485")
+PURPOSES: tuple[Purpose, ...] = (USE, DODGE, PARRY, RESIST)
+PURPOSE_BY_KEY = {purpose.key: purpose for purpose in PURPOSES}
+SPECIALIZATION_CP_LIMIT = 5  # 002:485: a specialization, whatever it is rolled for
+
+# The traits a purpose other than a plain use fits. A dodge: the dodge skill, the vehicle
+# and starship skills that dodge (002:485), Dexterity and Mechanical rolled untrained. A
+# parry: the parry skills, a lightsaber, Dexterity untrained. Resisting a Force power:
+# Perception or control, as 002:485 names them. The dodge and parry skills are only ever
+# rolled for that, so their roller has nothing to choose.
+_PURPOSES_BY_TRAIT: dict[str, tuple[str, ...]] = {
+    "attr.dexterity": ("use", "dodge", "parry"),
+    "attr.mechanical": ("use", "dodge"),
+    "attr.perception": ("use", "resist_force"),
+    "skill.dodge": ("dodge",),
+    "skill.brawling_parry": ("parry",),
+    "skill.melee_parry": ("parry",),
+    "skill.lightsaber": ("use", "parry"),
+    "force.control": ("use", "resist_force"),
+    **{
+        f"skill.{slug}": ("use", "dodge")
+        for slug in (
+            "repulsorlift_operation",
+            "starship_piloting",
+            "capital_ship_piloting",
+            "space_transports",
+            "starfighter_piloting",
+        )
+    },
+}
+# A skill the GM or player named: the sheet cannot tell what it does, so the roller says
+# and the log shows it.
+_CUSTOM_SKILL_PURPOSES = ("use", "dodge", "parry")
+
+
+def purposes_for(key: str, *, custom: bool = False) -> tuple[str, ...]:
+    """What a roll of this trait may be for, the usual first."""
+    if custom:
+        return _CUSTOM_SKILL_PURPOSES
+    return _PURPOSES_BY_TRAIT.get(key, ("use",))
+
+
+def cp_limit(purposes: tuple[str, ...], purpose: str, *, specialization: bool) -> int:
+    """The most Character Points one roll takes (002:483-485)."""
+    if specialization:
+        return SPECIALIZATION_CP_LIMIT
+    return PURPOSE_BY_KEY[purpose].cp_limit if purpose in purposes else 0
+
+
+def _read_purpose(rollable: Rollable, options: Mapping[str, Any]) -> Purpose:
+    """The purpose the roller chose, or the trait's only one; InvalidRoll for a purpose the
+    rule does not know or this trait is not rolled for."""
+    offered = rollable.fact("purposes", ("use",))
+    chosen = options.get("purpose", offered[0])
+    purpose = PURPOSE_BY_KEY.get(chosen) if isinstance(chosen, str) else None
+    if purpose is None:
+        names = ", ".join(PURPOSE_BY_KEY[key].label.lower() for key in offered)
+        raise InvalidRoll("purpose", f"What the roll is for: choose one of {names}.")
+    if purpose.key not in offered:
+        names = " or ".join(PURPOSE_BY_KEY[key].label.lower() for key in offered)
+        raise InvalidRoll(
+            "purpose",
+            f"{rollable.label} is not rolled for {purpose.label.lower()}; it is for {names}.",
+        )
+    return purpose
+
+
 # --- the sheet's rollables -----------------------------------------------------------------
-
-
-def _cp_limit(key: str) -> int:
-    slug = key.partition(".")[2]
-    if key.startswith("spec.") or "dodge" in slug or "parry" in slug:
-        return CP_LIMIT_DEFENCE
-    return CP_LIMIT
 
 
 def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Rollable, ...]:
@@ -126,6 +210,7 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
 
     edition = sheet["edition"]
     wound = WOUND_BY_SLUG[sheet["wound"]]
+    custom_skills = sheet.get("custom_skills", {})
     common = {
         "edition": edition,
         "can_act": wound.can_act,
@@ -141,7 +226,8 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
         spared = wound.spares_strength_in_1e and edition == EDITION_1E and key == "attr.strength"
         facts = common | {
             "wound_dice": 0 if spared or not wound.can_act else -wound.penalty // 3,
-            "cp_limit": _cp_limit(key),
+            "purposes": purposes_for(key, custom=key.removeprefix("skill.") in custom_skills),
+            "specialization": key.startswith("spec."),
         }
         label = traits.trait_name(sheet, key)
         return Rollable(key, label, pips, tuple(sorted(facts.items())), group, source)
@@ -216,8 +302,41 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
                 source="003:95",
             )
         )
+    if edition == EDITION_1E and rollable.key.startswith("force."):
+        options.append(
+            RollOption(
+                "unmastered",
+                f"A power not yet mastered (+{UNMASTERED_DIFFICULTY} difficulty)",
+                "flag",
+                False,
+                source="003:1802-1804",
+                help="Against an opposed roll the 5 goes on the opponent's total: "
+                "give that total as the difficulty.",
+            )
+        )
     points = rollable.fact("character_points", 0)
     if edition == EDITION_RE and points > 0:
+        offered = rollable.fact("purposes", ("use",))
+        special = rollable.fact("specialization", False)
+        if len(offered) > 1 and not special:
+            options.append(
+                RollOption(
+                    "purpose",
+                    "What the roll is for",
+                    "choice",
+                    offered[0],
+                    choices=tuple((key, PURPOSE_BY_KEY[key].label) for key in offered),
+                    source="002:483-485",
+                    help="It sets how many Character Points the roll takes.",
+                )
+            )
+        limits = {cp_limit(offered, key, specialization=special) for key in offered}
+        if special:
+            why = f"Up to {SPECIALIZATION_CP_LIMIT} on a specialization."
+        elif len(limits) > 1:
+            why = f"Up to {USE.cp_limit} on a use, {DODGE.cp_limit} on the others."
+        else:
+            why = f"Up to {max(limits)} on {PURPOSE_BY_KEY[offered[0]].label.lower()}."
         options.append(
             RollOption(
                 "character_points",
@@ -225,11 +344,11 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
                 "number",
                 0,
                 minimum=0,
-                # The rule's limit; what the ledger holds is checked on its own, so a
-                # player asking too many reads why.
-                maximum=rollable.fact("cp_limit", CP_LIMIT),
+                # The most any purpose here allows; the chosen purpose's limit and what
+                # the ledger holds are checked on their own, so a player reads why.
+                maximum=max(limits),
                 source="002:483-489",
-                help=f"{points} left. Not in a round with a Force Point.",
+                help=f"{points} left. {why} Not in a round with a Force Point.",
             )
         )
     return tuple(options)
@@ -246,7 +365,10 @@ class Spec:
     wild_one: str
     cp_dice: int
     cp_wild: bool
-    difficulty: int
+    difficulty: int  # as rolled against: +5 for a power not yet mastered (003:1804)
+    unmastered: bool = False
+    # What the Character Points were spent for ("" when none were).
+    purpose: str = ""
 
 
 def _number(options: Mapping[str, Any], key: str, default: int, low: int, high: int, label: str):
@@ -280,8 +402,19 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
     force_point = bool(options.get("force_point", False))
     if force_point and rollable.fact("force_points", 0) < 1:
         raise InvalidRoll("force_point", "No Force Point left to spend.")
-    cp_allowed = rollable.fact("cp_limit", CP_LIMIT) if edition == EDITION_RE else 0
-    cp = _number(options, "character_points", 0, 0, cp_allowed, "Character Points spent")
+    purpose = _read_purpose(rollable, options)
+    cp = _number(options, "character_points", 0, 0, MAX_CP_ASKED, "Character Points spent")
+    if cp and edition != EDITION_RE:
+        raise InvalidRoll("character_points", "1st edition spends no Character Points on a roll.")
+    special = rollable.fact("specialization", False)
+    limit = cp_limit(rollable.fact("purposes", ("use",)), purpose.key, specialization=special)
+    if cp > limit:
+        what = "a specialization" if special else purpose.label.lower()
+        raise InvalidRoll(
+            "character_points",
+            f"At most {limit} Character Points on {what} "
+            f"({'002:485' if special else purpose.source}), not {cp}.",
+        )
     balance = rollable.fact("character_points", 0)
     if cp > balance:
         raise InvalidRoll(
@@ -291,6 +424,11 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
     if cp and force_point:  # 002:487
         raise InvalidRoll(
             "character_points", "Character Points or a Force Point in a round, not both."
+        )
+    unmastered = bool(options.get("unmastered", False))
+    if unmastered and not (edition == EDITION_1E and rollable.key.startswith("force.")):
+        raise InvalidRoll(
+            "unmastered", "Only a 1st-edition Force skill roll uses a power not yet mastered."
         )
     code = DieCode.from_pips(rollable.dice)
     dice = code.dice - rollable.fact("wound_dice", 0) - (actions - 1)
@@ -311,7 +449,9 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
         wild_one=readings[WILD_ONE],
         cp_dice=cp,
         cp_wild=readings[CP_DIE] == "wild",
-        difficulty=difficulty,
+        difficulty=difficulty + (UNMASTERED_DIFFICULTY if unmastered else 0),
+        unmastered=unmastered,
+        purpose=purpose.key if cp else "",
     )
 
 
@@ -495,6 +635,41 @@ def chance_at_least(spec: Spec, target: int) -> Fraction:
     return Fraction(numerator, denominator)
 
 
+def complication_chances(spec: Spec) -> tuple[Fraction, Fraction]:
+    """The exact chance of a 1 on the Wild Die's first face (1/6; 0 without a Wild Die), and
+    of that 1 with a total that still reaches the difficulty, the 1 counted as rolled.
+
+    A first face of 1 stops the Wild Die (no 6 to roll again), so the rest is the normal
+    dice, the Character Point dice and the pips, plus 1."""
+    if not spec.wild:
+        return Fraction(0), Fraction(0)
+    normal = spec.dice - 1
+    plain_cp = 0 if spec.cp_wild else spec.cp_dice
+    open_cp = spec.cp_dice if spec.cp_wild else 0
+    rest = _dice(SIDES, normal).plus(_dice(SIDES, plain_cp)).plus(_dice(5, open_cp))
+    ways, over = _ways_at_least(rest, open_cp, spec.difficulty - spec.pips - 1)
+    sixth = Fraction(1, SIDES)
+    return sixth, sixth * Fraction(ways, over)
+
+
+def wild_one_beside(spec: Spec) -> tuple[Beside, ...]:
+    """What a 1 on the Wild Die brings, exactly, under the GM's reading (002:420-424)."""
+    if not spec.wild:
+        return ()
+    one, succeeds = complication_chances(spec)
+    if spec.wild_one == "complication":
+        return (
+            Beside("A complication (a 1 on the Wild Die)", one, "002:422"),
+            Beside("Success with a complication", succeeds, "002:422"),
+        )
+    if spec.wild_one == "subtract":
+        return (
+            Beside("A complication: none under this reading", Fraction(0), "002:422"),
+            Beside("A 1 on the Wild Die, taken off with the highest die", one, "002:422"),
+        )
+    return (Beside("A complication: none under this reading (a 1 counts)", Fraction(0), "002:422"),)
+
+
 def _range(spec: Spec) -> tuple[int, int]:
     """A window for the chart around the mean (with the difficulty always inside)."""
     fixed = spec.dice - 1 if spec.wild else spec.dice
@@ -540,15 +715,29 @@ def _odds(spec: Spec) -> Odds:
     code = DieCode(spec.dice, spec.pips).format()
     question = f"{code} against {target} ({band.label}): {target} or more"
     notes = []
-    if spec.cp_dice:
+    if spec.unmastered:
         notes.append(
-            f"With {spec.cp_dice} Character Point {'die' if spec.cp_dice == 1 else 'dice'}."
+            f"{target - UNMASTERED_DIFFICULTY} +{UNMASTERED_DIFFICULTY} for a power "
+            "not yet mastered."
+        )
+    if spec.cp_dice:
+        die = "die" if spec.cp_dice == 1 else "dice"
+        purpose = PURPOSE_BY_KEY[spec.purpose].label.lower() if spec.purpose else ""
+        notes.append(
+            f"With {spec.cp_dice} Character Point {die}" + (f" ({purpose})." if purpose else ".")
         )
     if spec.wild and spec.wild_one == "complication":
         notes.append("A 1 on the Wild Die (1 roll in 6) brings a complication.")
     if band.source.startswith(OUTSIDE):
         notes.append(f"{band.label} {band.low}–{band.high} is the core book's range.")
-    return Odds(at_least[target], tuple(bars), question, exact=True, note=" ".join(notes))
+    return Odds(
+        at_least[target],
+        tuple(bars),
+        question,
+        exact=True,
+        note=" ".join(notes),
+        beside=wild_one_beside(spec),
+    )
 
 
 def odds(rollable: Rollable, options: Mapping[str, Any]) -> Odds:
@@ -576,6 +765,11 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
     normal = [rng.randint(1, SIDES) for _ in range(normal_count)]
     rolled = list(normal)
     details = []
+    facts: list[tuple[str, Any]] = []
+    if spec.unmastered:
+        details.append(f"A power not yet mastered: +{UNMASTERED_DIFFICULTY} difficulty")
+    if spec.purpose:
+        details.append(f"Character Points for: {PURPOSE_BY_KEY[spec.purpose].label.lower()}")
     total = sum(normal) + spec.pips
     if spec.wild:
         chain: list[int] = []
@@ -594,6 +788,7 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
             total += wild
             if chain[0] == 1 and spec.wild_one == "complication":
                 details.append("Wild Die 1: a complication")
+                facts.append(("complication", True))
     for _ in range(spec.cp_dice):
         if spec.cp_wild:
             chain = []
@@ -615,6 +810,7 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
         summary=summary,
         total=total,
         details=tuple(details),
+        facts=tuple(facts),
     )
 
 

@@ -35,7 +35,6 @@ from rulesets.weg_d6.data import (
     ATTRIBUTE_BY_SLUG,
     ATTRIBUTE_SLUGS,
     ATTRIBUTES,
-    CP_LIMIT_PER_ROLL,
     CURRENCY,
     CUSTOM_SPECIES,
     EDITION_1E,
@@ -114,24 +113,6 @@ def dark_side_check(dark_side_points: int, rng: random.Random) -> tuple[int, boo
 def consumption_odds(dark_side_points: int) -> int:
     """Faces of 1D (out of 6) that consume a character on gaining one more point."""
     return min(6, dark_side_points + 1)
-
-
-def roll_spend_problems(
-    edition: str, roll_kind: str, character_points: int, force_point: bool
-) -> list[str]:
-    """Why a spend of CP on one R&E roll is not allowed (002:483-487); [] when it is."""
-    if edition != EDITION_RE:
-        return []
-    problems = []
-    limit = CP_LIMIT_PER_ROLL[roll_kind]
-    if character_points > limit:
-        problems.append(
-            f"At most {limit} Character Points on a {roll_kind} roll; {character_points} "
-            "were spent."
-        )
-    if character_points and force_point:
-        problems.append("Character Points or a Force Point in a round, never both.")
-    return problems
 
 
 # --- check --------------------------------------------------------------------------------

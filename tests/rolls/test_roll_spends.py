@@ -148,7 +148,9 @@ def test_character_points_spent_are_a_ledger_entry(weg_in_play, player):
     character = weg_in_play
     setup = roll_setup(character, "attr.dexterity")
     offered = {option.key: option for option in setup.definitions}
-    assert offered["character_points"].maximum == 2  # 002:483
+    # Dexterity may dodge or parry (5, 002:485); a plain use, the default, takes 2 (002:483).
+    assert offered["character_points"].maximum == 5
+    assert offered["purpose"].default == "use"
     assert "5 left" in offered["character_points"].help
     sheet_before = character.sheet
     entry = _roll(player, character, "attr.dexterity", {"character_points": "2"})

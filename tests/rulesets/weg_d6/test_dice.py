@@ -37,7 +37,8 @@ def code(pips: int, *, edition: str = EDITION_RE, key: str = "skill.blaster", **
         "wound_dice": 0,
         "character_points": 5,
         "force_points": 1,
-        "cp_limit": 2,
+        "purposes": ("use",),
+        "specialization": False,
     } | facts
     return Rollable(key, "Test", pips, tuple(sorted(merged.items())))
 
@@ -166,7 +167,7 @@ def test_character_points_follow_the_re_limits():
     assert refused.value.option == "character_points"
     with pytest.raises(InvalidRoll):
         read_roll(code(9), options(character_points=3))  # 2 on a skill (002:483)
-    assert read_roll(code(9, cp_limit=5), options(character_points=5)).cp_dice == 5  # 002:485
+    assert read_roll(code(9, purposes=("dodge",)), options(character_points=5)).cp_dice == 5
     with pytest.raises(InvalidRoll):
         read_roll(code(9, edition=EDITION_1E), options(character_points=1))
     with pytest.raises(InvalidRoll):

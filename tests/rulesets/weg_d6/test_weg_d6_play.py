@@ -97,20 +97,6 @@ def test_re_dark_side_points_add_1d_each_to_force_skills() -> None:  # 002:810
     assert weg.derived(sheet, SETTINGS)["dark_side"]["force_bonus"] == "2D"
 
 
-@pytest.mark.parametrize(
-    ("kind", "points", "force_point", "ok"),
-    [
-        ("skill", 3, False, False),  # S10, 002:483
-        ("skill", 2, False, True),
-        ("reaction", 5, False, True),  # 002:485
-        ("specialization", 6, False, False),
-        ("skill", 1, True, False),  # 002:487
-    ],
-)
-def test_re_limits_character_points_on_one_roll(kind, points, force_point, ok) -> None:
-    assert (rules.roll_spend_problems("2e_re", kind, points, force_point) == []) is ok
-
-
 def test_power_needs_its_skills_or_the_check_complains() -> None:
     sheet = weg.demo_sheet()
     sheet["force"].update(sensitive=True, control=3, powers=["affect_mind"])
