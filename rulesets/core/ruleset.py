@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from rulesets.core.compendium import BuiltinEntry, EntryKind
 from rulesets.core.cost import Cost
 from rulesets.core.report import Report
 from rulesets.core.rolls import Odds, Rollable, RollOption, RollResult
@@ -96,6 +97,29 @@ class Ruleset(Protocol):
         """Roll once with the caller's generator, read as `odds` counts, or raise
         InvalidRoll."""
 
+    # The compendium (rulesets/core/compendium.py; each system's compendium.py): the kinds
+    # of entry a GM may add, each a schema, and the seeds' catalogs as read-only entries.
+    COMPENDIUM_KINDS: tuple[EntryKind, ...]
+
+    def builtin_entries(self) -> tuple[BuiltinEntry, ...]:
+        """Return the seeds' catalogs as entries, each with its seed line."""
+
+    def pick_entry(
+        self,
+        sheet: Sheet,
+        kind: str,
+        ref: str,
+        version: int,
+        data: Mapping[str, Any],
+        settings: Settings,
+    ) -> dict:
+        """Return a new sheet with an entry (`data`, valid for `kind`) picked onto it: a
+        snapshot of what the sheet needs, marked {"compendium": {"kind", "ref",
+        "version"}}, so it keeps working when the entry is gone; or raise InvalidEntry."""
+
+    def entry_refs(self, sheet: Sheet) -> list[tuple[str, str, int]]:
+        """Return (kind, ref, version) of every compendium entry the sheet uses."""
+
 
 CONTRACT = (
     "blank_sheet",
@@ -112,4 +136,7 @@ CONTRACT = (
     "roll_options",
     "odds",
     "roll",
+    "builtin_entries",
+    "pick_entry",
+    "entry_refs",
 )

@@ -10,6 +10,7 @@ from rules.trait_rows. The exact odds of the roll live in dice.py and are export
 
 from __future__ import annotations
 
+from rulesets.o3d10.compendium import COMPENDIUM_KINDS, builtin_entries, entry_refs, pick_entry
 from rulesets.o3d10.data import SETTINGS
 from rulesets.o3d10.dice import (
     DICE_READINGS,
@@ -46,6 +47,7 @@ from rulesets.o3d10.sheet import (
 )
 
 __all__ = [
+    "COMPENDIUM_KINDS",
     "DICE_READINGS",
     "GM_EDITS",
     "KEY",
@@ -57,14 +59,17 @@ __all__ = [
     "advance_cost",
     "apply_edit",
     "blank_sheet",
+    "builtin_entries",
     "chance_at_least",
     "check",
     "critical_fail_count",
     "demo_sheet",
     "derived",
+    "entry_refs",
     "explosion_at_least",
     "kept_counts",
     "odds",
+    "pick_entry",
     "roll",
     "roll_edits",
     "roll_options",

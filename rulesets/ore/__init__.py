@@ -8,6 +8,7 @@ The sheet's shape is the schema in `sheet.py`; `trait_rows` lists every trait ke
 from __future__ import annotations
 
 from rulesets.ore.combat import TABLE_EDITS
+from rulesets.ore.compendium import COMPENDIUM_KINDS, builtin_entries, entry_refs, pick_entry
 from rulesets.ore.data import SETTINGS
 from rulesets.ore.dice import DICE_READINGS, odds, roll, roll_options, rollables
 from rulesets.ore.edits import apply_edit
@@ -38,6 +39,7 @@ KEY = "ore"
 GM_EDITS = ("xp.add", "xp.award", "xp.*.remove")
 
 __all__ = [
+    "COMPENDIUM_KINDS",
     "DICE_READINGS",
     "GM_EDITS",
     "KEY",
@@ -50,13 +52,16 @@ __all__ = [
     "apply_edit",
     "bacta_hours",
     "blank_sheet",
+    "builtin_entries",
     "capped_pool",
     "check",
     "cost_items",
     "demo_sheet",
     "derived",
+    "entry_refs",
     "next_costs",
     "odds",
+    "pick_entry",
     "points_spent",
     "roll",
     "roll_options",

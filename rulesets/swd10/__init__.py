@@ -7,6 +7,7 @@ ability prerequisites and xp.py prices raises.
 
 from __future__ import annotations
 
+from rulesets.swd10.compendium import COMPENDIUM_KINDS, builtin_entries, entry_refs, pick_entry
 from rulesets.swd10.dice import (
     DICE_READINGS,
     ROLL_SPENDS,
@@ -42,6 +43,7 @@ KEY = "swd10"
 GM_EDITS: tuple[str, ...] = ()
 
 __all__ = [
+    "COMPENDIUM_KINDS",
     "DICE_READINGS",
     "GM_EDITS",
     "KEY",
@@ -53,12 +55,15 @@ __all__ = [
     "advance_cost",
     "apply_edit",
     "blank_sheet",
+    "builtin_entries",
     "check",
     "demo_sheet",
     "derived",
+    "entry_refs",
     "health_track",
     "odds",
     "owned_merits",
+    "pick_entry",
     "roll",
     "roll_edits",
     "roll_options",

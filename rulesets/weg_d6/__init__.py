@@ -12,6 +12,7 @@ the one-pip rule), droids (building dice), force (power totals and learning orde
 
 from __future__ import annotations
 
+from rulesets.weg_d6.compendium import COMPENDIUM_KINDS, builtin_entries, entry_refs, pick_entry
 from rulesets.weg_d6.costs import advance_cost
 from rulesets.weg_d6.demo import demo_sheet
 from rulesets.weg_d6.dice import (
@@ -39,6 +40,7 @@ KEY = "weg_d6"
 GM_EDITS: tuple[str, ...] = ()
 
 __all__ = [
+    "COMPENDIUM_KINDS",
     "DICE_READINGS",
     "GM_EDITS",
     "KEY",
@@ -50,10 +52,13 @@ __all__ = [
     "advance_cost",
     "apply_edit",
     "blank_sheet",
+    "builtin_entries",
     "check",
     "demo_sheet",
     "derived",
+    "entry_refs",
     "odds",
+    "pick_entry",
     "roll",
     "roll_edits",
     "roll_ledger_spend",

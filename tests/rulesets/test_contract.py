@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesets.core import InvalidEdit, InvalidSheet, resolve_settings
+from rulesets.core.compendium import validate_entry
 from rulesets.core.diecode import DieCode
 from rulesets.core.rows import RowKind, Setter, Stage, Status, TraitRow
 from rulesets.core.ruleset import CONTRACT, Ruleset
@@ -66,7 +67,14 @@ def test_every_system_answers_the_whole_contract_with_the_same_signatures(key):
         assert callable(function), f"{key} lacks {name}"
         expected = list(inspect.signature(getattr(Ruleset, name)).parameters)[1:]
         assert list(inspect.signature(function).parameters) == expected, f"{key}.{name}"
-    for name in ("SETTINGS", "SCHEMA", "SCHEMA_VERSION", "MIGRATIONS", "GM_EDITS"):
+    for name in (
+        "SETTINGS",
+        "SCHEMA",
+        "SCHEMA_VERSION",
+        "MIGRATIONS",
+        "GM_EDITS",
+        "COMPENDIUM_KINDS",
+    ):
         assert hasattr(ruleset, name), f"{key} lacks {name}"
 
 
@@ -322,3 +330,19 @@ def test_sheets_stored_before_schema_versions_upgrade_and_validate(key, which):
 def test_a_label_is_found_for_any_key_without_raising(key, trait):
     # A revision summary labels whatever a form posted, valid or not.
     assert isinstance(get_ruleset(key).trait_label(trait), str)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_system_declares_its_compendium_kinds_and_every_builtin_entry_is_one(key):
+    ruleset = get_ruleset(key)
+    kinds = {kind.key: kind for kind in ruleset.COMPENDIUM_KINDS}
+    assert len(kinds) == len(ruleset.COMPENDIUM_KINDS), "a kind is declared twice"
+    assert "npc_template" in kinds
+    seen = set()
+    for entry in ruleset.builtin_entries():
+        assert entry.kind in kinds, entry
+        assert (entry.kind, entry.slug) not in seen, entry
+        seen.add((entry.kind, entry.slug))
+        assert validate_entry(kinds[entry.kind], entry.data) == entry.data
+    demo = ruleset.demo_sheet()
+    assert ruleset.entry_refs(demo) == []
