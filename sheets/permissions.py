@@ -9,6 +9,8 @@
   down; a GM of its table may take it down (a table keeps its own standards) but not put
   one up. Whoever sees the sheet sees it, and so does a share link's holder.
 - A campaign is seen by its members; only its GMs run it.
+- A table's compendium is read by its members (its hidden entries by its GMs alone) and
+  changed by its GMs and co-GMs; a personal compendium is its owner's alone.
 
 A page a user may not see answers 404 (so it does not confirm the thing exists); a page
 they may see but not act on answers 403.
@@ -27,9 +29,10 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from rulesets.core import Setter, Stage, TraitRow
-from rulesets.registry import get_ruleset
+from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, GMNote, ShareLink
+from sheets.compendium.models import Book, CompendiumEntry, parse_book_key
 
 User = AbstractBaseUser | AnonymousUser
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -278,3 +281,102 @@ def notes_left_behind(user: User, campaign: Campaign) -> QuerySet[GMNote]:
         .select_related("character__owner", "updated_by")
         .order_by("character__name", "pk")
     )
+
+
+# The compendium --------------------------------------------------------------------------
+# A table's book is read by its members, its hidden entries by its GMs (co-GMs included)
+# alone, who are also the only ones to change it; a personal book is its owner's alone.
+# Nobody else learns that a book or an entry exists (404).
+
+
+@dataclass(frozen=True)
+class BookAccess:
+    """What one user may do with one compendium book."""
+
+    read: bool = False
+    change: bool = False
+
+    @property
+    def sees_hidden(self) -> bool:
+        return self.change
+
+
+def book_access(user: User, book: Book) -> BookAccess:
+    if not user.is_authenticated:
+        return BookAccess()
+    if book.campaign is None:
+        mine = book.owner is not None and book.owner.pk == user.pk
+        return BookAccess(read=mine, change=mine)
+    role = campaign_role(user, book.campaign)
+    return BookAccess(read=role is not None, change=role is Role.GM)
+
+
+def _book_refusal(book: Book) -> str:
+    if book.campaign is None:
+        return "Only the owner of this book may change it."
+    return "Only a GM of this campaign changes its compendium."
+
+
+def book_for(user: User, key: str, *, change: bool = False) -> tuple[Book, BookAccess]:
+    """Load a book by its key (`table-12`, `mine-weg_d6`): 404 if the user may not read
+    it, 403 if `change` and they may read but not change it."""
+    parsed = parse_book_key(key)
+    if parsed is None or not user.is_authenticated:
+        raise Http404("No such compendium.")
+    where, which = parsed
+    if where == "mine":
+        if which not in SYSTEMS:
+            raise Http404("No such compendium.")
+        book = Book(system=str(which), owner=user)
+    else:
+        campaign = Campaign.objects.filter(pk=which).first()
+        if campaign is None:
+            raise Http404("No such compendium.")
+        book = Book(system=campaign.system, campaign=campaign)
+    access = book_access(user, book)
+    if not access.read:
+        raise Http404("No such compendium.")
+    if change and not access.change:
+        raise PermissionDenied(_book_refusal(book))
+    return book, access
+
+
+def book_entries(user: User, book: Book) -> QuerySet[CompendiumEntry]:
+    """The stored entries of `book` that `user` may read (hidden ones for its GMs only)."""
+    access = book_access(user, book)
+    if not access.read:
+        return CompendiumEntry.objects.none()
+    entries = book.entries()
+    if not access.sees_hidden:
+        entries = entries.filter(hidden=False)
+    return entries
+
+
+def compendium_entry_for(
+    user: User, pk: int, *, change: bool = False, for_update: bool = False
+) -> tuple[CompendiumEntry, Book, BookAccess]:
+    """Load a stored entry: 404 if the user may not read it (a hidden entry, for a player),
+    403 if `change` and they may read but not change it."""
+    if not user.is_authenticated:
+        raise Http404("No such entry.")
+    rows = CompendiumEntry.objects.select_related("campaign", "owner", "author")
+    if for_update:
+        rows = rows.select_for_update(of=("self",))
+    entry = rows.filter(pk=pk).first()
+    if entry is None:
+        raise Http404("No such entry.")
+    book = Book.of(entry)
+    access = book_access(user, book)
+    if not access.read or (entry.hidden and not access.sees_hidden):
+        raise Http404("No such entry.")
+    if change and not access.change:
+        raise PermissionDenied(_book_refusal(book))
+    return entry, book, access
+
+
+def books_of(user: User) -> list[Book]:
+    """The campaign books `user` may open, then their own book of each system."""
+    if not user.is_authenticated:
+        return []
+    tables = [Book(system=c.system, campaign=c) for c in visible_campaigns(user)]
+    return tables + [Book(system=key, owner=user) for key in SYSTEMS]

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "sheets.history",
     "sheets.transfer",
     "sheets.rolls",
+    "sheets.compendium",
     "sheets.perf",
 ]
 

@@ -1,0 +1,519 @@
+"""Every write to a compendium goes through here: add, edit, copy, hide, remove, import.
+
+Each write runs in one transaction under a lock on the book's anchor row (the campaign, or
+the owner of a personal book), so two GMs adding the same name, or an import beside an
+edit, are serialized; each checks the version the writer saw, and leaves an
+`EntryVersion`. What an entry holds is its kind's to say (`rulesets/core/compendium.py`):
+a refusal is `InvalidEntry`, a message per form field, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+
+from rulesets.core.compendium import (
+    BuiltinEntry,
+    EntryKind,
+    InvalidEntry,
+    find_kind,
+    validate_entry,
+)
+from rulesets.registry import SYSTEMS, get_ruleset
+from sheets.campaigns.models import Campaign
+from sheets.characters.models import Character
+from sheets.compendium.models import Book, CompendiumEntry, EntryVersion
+from sheets.permissions import book_access, compendium_entry_for
+from sheets.transfer.compendium_file import FileEntry, read_book_file
+
+# An entry is a few lines of a rulebook, not a chapter: its data as JSON at most this.
+ENTRY_MAX_BYTES = 16 * 1024
+# Entries of one book (one system); the benchmark's large book is 500.
+BOOK_MAX_ENTRIES = 2000
+# The whole-entry fault's key among the field errors (a size limit, a full book).
+ENTRY_FIELD = "entry"
+
+
+class EntryConflict(Exception):
+    """The entry changed since the writer saw it; nothing was written."""
+
+    def __init__(self, entry: CompendiumEntry) -> None:
+        super().__init__(
+            f"“{entry.name}” was changed by someone else meanwhile (now version "
+            f"{entry.version}). Review it and try again."
+        )
+        self.entry = entry
+
+
+class EntryInUse(Exception):
+    """The entry is picked by sheets, so it stays; `sheets` names them."""
+
+    def __init__(self, entry: CompendiumEntry, sheets: list[Character]) -> None:
+        names = ", ".join(sheet.name for sheet in sheets)
+        super().__init__(f"“{entry.name}” is used by {names}: it stays while a sheet uses it.")
+        self.sheets = sheets
+
+
+class CopyRefused(Exception):
+    """The thing to copy is not one that can go into this book; the message says why."""
+
+
+# Reading the rulesets ---------------------------------------------------------------------
+
+
+def kinds_of(system: str) -> tuple[EntryKind, ...]:
+    return tuple(get_ruleset(system).COMPENDIUM_KINDS)
+
+
+def kind_of(system: str, key: str) -> EntryKind | None:
+    try:
+        return find_kind(kinds_of(system), key)
+    except InvalidEntry:
+        return None
+
+
+def builtins(system: str) -> list[BuiltinEntry]:
+    return list(get_ruleset(system).builtin_entries())
+
+
+def builtin(system: str, kind: str, slug: str) -> BuiltinEntry | None:
+    return next(
+        (entry for entry in builtins(system) if entry.kind == kind and entry.slug == slug), None
+    )
+
+
+def seed_ref(entry: BuiltinEntry) -> str:
+    return f"seed:{entry.kind}:{entry.slug}"
+
+
+# Which sheets use an entry -----------------------------------------------------------------
+
+
+def _refs(value: Any) -> Iterator[str]:
+    """Every compendium ref a sheet holds, however deep (`{"compendium": {"ref": ...}}`)."""
+    if isinstance(value, dict):
+        mark = value.get("compendium")
+        if isinstance(mark, dict) and isinstance(mark.get("ref"), str):
+            yield mark["ref"]
+        for inner in value.values():
+            yield from _refs(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _refs(inner)
+
+
+def book_sheets(book: Book):
+    """The sheets that pick from `book`: the campaign's, or the owner's outside a table."""
+    if book.campaign is not None:
+        rows = Character.objects.filter(campaign=book.campaign)
+    else:
+        rows = Character.objects.filter(owner=book.owner, campaign__isnull=True)
+    return rows.filter(system=book.system).select_related("owner").order_by("name", "pk")
+
+
+def sheets_using(entry: CompendiumEntry) -> list[Character]:
+    ref = entry.ref
+    return [sheet for sheet in book_sheets(Book.of(entry)) if ref in set(_refs(sheet.sheet))]
+
+
+# Writes ------------------------------------------------------------------------------------
+
+
+def _lock_book(user: AbstractBaseUser, book: Book) -> None:
+    """Refuse a user who may not change `book`, then hold its anchor row until commit."""
+    if not book_access(user, book).change:
+        raise PermissionDenied("Only a GM of this campaign changes its compendium.")
+    if book.campaign is not None:
+        Campaign.objects.select_for_update().filter(pk=book.campaign.pk).first()
+    else:
+        get_user_model().objects.select_for_update().filter(pk=book.owner.pk).first()
+
+
+def _validated(book: Book, kind_key: str, data: Mapping[str, Any]) -> tuple[EntryKind, dict]:
+    kind = kind_of(book.system, kind_key)
+    if kind is None:
+        raise InvalidEntry({"kind": f"Pick one of the kinds {SYSTEMS[book.system].name} has."})
+    clean = validate_entry(kind, dict(data))
+    size = len(json.dumps(clean, ensure_ascii=False).encode("utf-8"))
+    if size > ENTRY_MAX_BYTES:
+        raise InvalidEntry(
+            {
+                ENTRY_FIELD: f"This entry takes {size // 1024} KB; an entry is at most "
+                f"{ENTRY_MAX_BYTES // 1024} KB. Shorten its description."
+            }
+        )
+    return kind, clean
+
+
+def _name_refusal(book: Book, kind: EntryKind, name: str, *, but: int | None = None) -> str:
+    """Why `name` cannot be this kind's in `book` (another entry has it, whatever its case)."""
+    names = book.entries().filter(kind=kind.key).exclude(pk=but).values_list("name", flat=True)
+    wanted = name.casefold()
+    if any(other.casefold() == wanted for other in names):
+        return f"This book already has a {kind.label.lower()} named “{name}”."
+    return ""
+
+
+def _check_name(book: Book, kind: EntryKind, name: str, *, but: int | None = None) -> None:
+    refusal = _name_refusal(book, kind, name, but=but)
+    if refusal:
+        raise InvalidEntry({"name": refusal})
+
+
+def _record(entry: CompendiumEntry, *, user: AbstractBaseUser | None, summary: str) -> None:
+    EntryVersion.objects.create(
+        entry=entry,
+        version=entry.version,
+        name=entry.name,
+        data=entry.data,
+        hidden=entry.hidden,
+        summary=summary[:200],
+        author=user,
+    )
+
+
+def _save_new(
+    *,
+    user: AbstractBaseUser,
+    book: Book,
+    kind: EntryKind,
+    data: dict,
+    hidden: bool = False,
+    example: bool = False,
+    summary: str,
+) -> CompendiumEntry:
+    if book.entries().count() >= BOOK_MAX_ENTRIES:
+        raise InvalidEntry(
+            {ENTRY_FIELD: f"This book is full: it holds at most {BOOK_MAX_ENTRIES} entries."}
+        )
+    _check_name(book, kind, data["name"])
+    try:
+        # A savepoint: a twin the name check could not see (another database's case rules)
+        # is refused without breaking the caller's transaction.
+        with transaction.atomic():
+            entry = CompendiumEntry.objects.create(
+                campaign=book.campaign,
+                owner=None if book.campaign is not None else book.owner,
+                system=book.system,
+                kind=kind.key,
+                name=data["name"],
+                data=data,
+                hidden=hidden,
+                example=example,
+                author=user,
+            )
+    except IntegrityError:
+        raise InvalidEntry(
+            {"name": f"This book already has an entry named “{data['name']}”."}
+        ) from None
+    _record(entry, user=user, summary=summary)
+    return entry
+
+
+def entry_create(
+    *,
+    user: AbstractBaseUser,
+    book: Book,
+    kind: str,
+    data: Mapping[str, Any],
+    hidden: bool = False,
+    example: bool = False,
+) -> CompendiumEntry:
+    """Add an entry of `kind` to `book`; InvalidEntry (nothing stored) when it is refused."""
+    with transaction.atomic():
+        _lock_book(user, book)
+        entry_kind, clean = _validated(book, kind, data)
+        return _save_new(
+            user=user,
+            book=book,
+            kind=entry_kind,
+            data=clean,
+            hidden=hidden,
+            example=example,
+            summary="Added",
+        )
+
+
+def _locked_entry(
+    user: AbstractBaseUser, entry_id: int, expected_version: int
+) -> tuple[CompendiumEntry, Book]:
+    entry, book, _ = compendium_entry_for(user, entry_id, change=True)
+    _lock_book(user, book)
+    entry = CompendiumEntry.objects.select_for_update().get(pk=entry.pk)
+    if entry.version != expected_version:
+        raise EntryConflict(entry)
+    return entry, book
+
+
+def entry_update(
+    *,
+    user: AbstractBaseUser,
+    entry_id: int,
+    data: Mapping[str, Any],
+    expected_version: int,
+) -> CompendiumEntry:
+    """Write a new version of the entry; EntryConflict when it moved on since it was read."""
+    with transaction.atomic():
+        entry, book = _locked_entry(user, entry_id, expected_version)
+        kind, clean = _validated(book, entry.kind, data)
+        _check_name(book, kind, clean["name"], but=entry.pk)
+        if clean == entry.data:
+            return entry
+        entry.name, entry.data = clean["name"], clean
+        entry.version += 1
+        try:
+            with transaction.atomic():
+                entry.save(update_fields=["name", "data", "version", "updated_at"])
+        except IntegrityError:
+            raise InvalidEntry(
+                {"name": f"This book already has an entry named “{entry.name}”."}
+            ) from None
+        _record(entry, user=user, summary="Edited")
+        return entry
+
+
+def entry_set_hidden(
+    *, user: AbstractBaseUser, entry_id: int, hidden: bool, expected_version: int
+) -> CompendiumEntry:
+    """Hide an entry from the table's players, or show it to them again."""
+    with transaction.atomic():
+        entry, _book = _locked_entry(user, entry_id, expected_version)
+        if entry.hidden == hidden:
+            return entry
+        entry.hidden = hidden
+        entry.version += 1
+        entry.save(update_fields=["hidden", "version", "updated_at"])
+        _record(entry, user=user, summary="Hidden from players" if hidden else "Shown to players")
+        return entry
+
+
+def entry_remove(*, user: AbstractBaseUser, entry_id: int, expected_version: int) -> str:
+    """Remove an entry no sheet uses; EntryInUse names the sheets that do. Returns its name."""
+    with transaction.atomic():
+        entry, _book = _locked_entry(user, entry_id, expected_version)
+        using = sheets_using(entry)
+        if using:
+            raise EntryInUse(entry, using)
+        name = entry.name
+        entry.delete()
+        return name
+
+
+def copy_source(user: AbstractBaseUser, book: Book, source: str) -> tuple[str, dict, str]:
+    """The kind, data and origin of what `source` names ("seed:kind:slug" or "entry:id")."""
+    where, _, rest = str(source).partition(":")
+    if where == "seed":
+        kind, _, slug = rest.partition(":")
+        found = builtin(book.system, kind, slug)
+        if found is None:
+            raise CopyRefused(f"{SYSTEMS[book.system].name} has no such built-in entry.")
+        return found.kind, dict(found.data), f"Copied from the rulebook ({found.source})"
+    if where == "entry" and rest.isdigit() and len(rest) <= 18:
+        entry, other, _ = compendium_entry_for(user, int(rest))
+        if entry.system != book.system:
+            raise CopyRefused(
+                f"“{entry.name}” is a {SYSTEMS[entry.system].name} entry; this book is "
+                f"{SYSTEMS[book.system].name}."
+            )
+        return entry.kind, dict(entry.data), f"Copied from “{other.title}”"
+    raise CopyRefused("Name a built-in entry or an entry to copy.")
+
+
+def entry_copy(
+    *, user: AbstractBaseUser, book: Book, source: str, name: str = ""
+) -> CompendiumEntry:
+    """Copy a built-in entry or a readable entry into `book`, under `name` if given."""
+    with transaction.atomic():
+        _lock_book(user, book)
+        kind, data, origin = copy_source(user, book, source)
+        if name.strip():
+            data["name"] = name
+        entry_kind, clean = _validated(book, kind, data)
+        return _save_new(user=user, book=book, kind=entry_kind, data=clean, summary=origin)
+
+
+# Import ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Planned:
+    """What the import does with one entry of the file."""
+
+    position: int
+    kind: str
+    kind_label: str
+    name: str
+    action: str  # "add", "replace", "same" or "refuse"
+    data: dict = field(default_factory=dict)
+    hidden: bool = False
+    errors: dict[str, str] = field(default_factory=dict)
+    replaces: CompendiumEntry | None = None
+    used_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    entries: list[Planned]
+
+    def _of(self, action: str) -> list[Planned]:
+        return [planned for planned in self.entries if planned.action == action]
+
+    @property
+    def adds(self) -> list[Planned]:
+        return self._of("add")
+
+    @property
+    def replaces(self) -> list[Planned]:
+        return self._of("replace")
+
+    @property
+    def refusals(self) -> list[Planned]:
+        return self._of("refuse")
+
+    @property
+    def unchanged(self) -> list[Planned]:
+        return self._of("same")
+
+    @property
+    def digest(self) -> str:
+        """A fingerprint of what confirming would write: a plan that moved is asked again."""
+        seen = [
+            (p.position, p.action, p.replaces.pk if p.replaces else None)
+            for p in self.entries
+            if p.action in ("add", "replace")
+        ]
+        replaced = [(p.replaces.pk, p.replaces.version) for p in self.replaces if p.replaces]
+        return hashlib.sha256(json.dumps([seen, replaced]).encode()).hexdigest()[:32]
+
+
+def _plan_one(book: Book, item: FileEntry, existing: dict, taken: set) -> Planned:
+    kind = kind_of(book.system, item.kind)
+    label = kind.label if kind else item.kind
+    if item.fault:
+        return Planned(
+            item.position, item.kind, label, item.name, "refuse", errors={ENTRY_FIELD: item.fault}
+        )
+    try:
+        kind, clean = _validated(book, item.kind, item.data)
+    except InvalidEntry as refused:
+        return Planned(
+            item.position, item.kind, label, item.name, "refuse", errors=dict(refused.errors)
+        )
+    key = (kind.key, clean["name"].casefold())
+    if key in taken:
+        return Planned(
+            item.position,
+            kind.key,
+            kind.label,
+            clean["name"],
+            "refuse",
+            errors={"name": "The file names this entry twice; the first is kept."},
+        )
+    taken.add(key)
+    current = existing.get(key)
+    if current is None:
+        return Planned(
+            item.position,
+            kind.key,
+            kind.label,
+            clean["name"],
+            "add",
+            data=clean,
+            hidden=item.hidden,
+        )
+    if current.data == clean and current.hidden == item.hidden:
+        return Planned(
+            item.position,
+            kind.key,
+            kind.label,
+            clean["name"],
+            "same",
+            data=clean,
+            hidden=item.hidden,
+            replaces=current,
+        )
+    used_by = tuple(sheet.name for sheet in sheets_using(current))
+    return Planned(
+        item.position,
+        kind.key,
+        kind.label,
+        clean["name"],
+        "replace",
+        data=clean,
+        hidden=item.hidden,
+        replaces=current,
+        used_by=used_by,
+    )
+
+
+def import_plan(*, user: AbstractBaseUser, book: Book, raw: bytes) -> ImportPlan:
+    """What importing the file into `book` would add, replace and refuse; writes nothing.
+
+    FileRefused when the file is not a compendium file of this book's system and version.
+    """
+    if not book_access(user, book).change:
+        raise PermissionDenied("Only a GM of this campaign changes its compendium.")
+    items = read_book_file(raw, system=book.system)
+    existing = {(entry.kind, entry.name.casefold()): entry for entry in book.entries()}
+    taken: set[tuple[str, str]] = set()
+    plan = ImportPlan([_plan_one(book, item, existing, taken) for item in items])
+    room = BOOK_MAX_ENTRIES - len(existing)
+    if len(plan.adds) > room:
+        over = {p.position for p in plan.adds[room:]}
+        full = {ENTRY_FIELD: f"The book is full: it holds at most {BOOK_MAX_ENTRIES} entries."}
+        plan = ImportPlan(
+            [
+                Planned(p.position, p.kind, p.kind_label, p.name, "refuse", errors=full)
+                if p.position in over
+                else p
+                for p in plan.entries
+            ]
+        )
+    return plan
+
+
+class PlanChanged(Exception):
+    """The book changed since the preview: the new plan is shown before anything is written."""
+
+    def __init__(self, plan: ImportPlan) -> None:
+        super().__init__("The book changed since the preview; here is what the import does now.")
+        self.plan = plan
+
+
+def import_apply(
+    *, user: AbstractBaseUser, book: Book, raw: bytes, expected_digest: str
+) -> ImportPlan:
+    """Write what the previewed plan adds and replaces, all of it or nothing.
+
+    PlanChanged when the plan is no longer the one previewed (the book moved meanwhile).
+    """
+    with transaction.atomic():
+        _lock_book(user, book)
+        plan = import_plan(user=user, book=book, raw=raw)
+        if plan.digest != expected_digest:
+            raise PlanChanged(plan)
+        kinds = {kind.key: kind for kind in kinds_of(book.system)}
+        for planned in plan.adds:
+            _save_new(
+                user=user,
+                book=book,
+                kind=kinds[planned.kind],
+                data=planned.data,
+                hidden=planned.hidden,
+                summary="Imported from a file",
+            )
+        for planned in plan.replaces:
+            entry = CompendiumEntry.objects.select_for_update().get(pk=planned.replaces.pk)
+            entry.name, entry.data, entry.hidden = planned.name, planned.data, planned.hidden
+            entry.version += 1
+            entry.save(update_fields=["name", "data", "hidden", "version", "updated_at"])
+            _record(entry, user=user, summary="Replaced from a file")
+        return plan
