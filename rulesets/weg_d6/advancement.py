@@ -10,14 +10,16 @@ skill without a teacher and the attribute rule of the edition in force.
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Mapping
 from typing import Any
 
-from rulesets.core import InvalidEdit, Stage
+from rulesets.core import InvalidEdit, Stage, resolve_settings
 from rulesets.core import ledger as plain
 from rulesets.core.ledger import LedgerFigures
 from rulesets.weg_d6 import costs, force, traits
 from rulesets.weg_d6.data import CURRENCY, EDITION_RE, FORCE_SKILL_LABELS
+from rulesets.weg_d6.settings import SETTINGS
 
 # The plain answers, shared with the other systems (rulesets/core/ledger.py).
 consent_choices = plain.consent_choices
@@ -194,3 +196,34 @@ def adventure_end_edits(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
 def needs_teacher(trait: str) -> bool:
     """Force skills cost double without a teacher; the teacher's name is recorded."""
     return trait in costs.FORCE_SKILL_TRAITS
+
+
+def improvement_roll(
+    sheet: Mapping[str, Any],
+    trait: str,
+    new_value: int,
+    cost: int,
+    settings: Mapping[str, Any],
+    rng: random.Random,
+) -> costs.AttributeRoll | None:
+    """The roll an attribute purchase makes (002:53): the new code against the GM's roll of
+    the species maximum, with the table's Wild Die in R&E; None when the purchase rolls
+    nothing (not an attribute, or 1E under the reading without the roll)."""
+    if not costs.attribute_roll_applies(sheet, trait, settings):
+        return None
+    species_max = traits.species_of(sheet).maximum[trait.partition(".")[2]]
+    readings = resolve_settings(SETTINGS, settings) if sheet["edition"] == EDITION_RE else None
+    return costs.roll_attribute_improvement(new_value, species_max, cost, rng, readings)
+
+
+def improvement_words(sheet: Mapping[str, Any], trait: str, rolled: costs.AttributeRoll) -> str:
+    """The roll in the ledger's words: "rolled 14 against the GM's 11 (species maximum 4D):
+    no increase, 15 CP back"."""
+    species_max = traits.species_of(sheet).maximum[trait.partition(".")[2]]
+    head = (
+        f"rolled {rolled.character_total} against the GM's {rolled.gm_total} (species "
+        f"maximum {traits.code_text(species_max)})"
+    )
+    if rolled.improved:
+        return f"{head}: improved"
+    return f"{head}: no increase, {rolled.refund} {unit(sheet)} back"

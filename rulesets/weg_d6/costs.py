@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rulesets.core import Cost, DieCode, InvalidEdit, resolve_settings, roll
+from rulesets.core.rolls import Rollable
 from rulesets.weg_d6 import traits
 from rulesets.weg_d6.data import (
     ADVANCED_SKILL_MULTIPLIER,
@@ -30,6 +31,7 @@ from rulesets.weg_d6.data import (
     RE_FORCE_POWER_COST,
     SKILLS,
 )
+from rulesets.weg_d6.dice import roll as wild_roll
 from rulesets.weg_d6.settings import SETTINGS
 from rulesets.weg_d6.traits import code_text as code
 
@@ -376,6 +378,10 @@ class AttributeRoll:
     gm_total: int
     improved: bool
     refund: int
+    # The dice as rolled, the character's then the GM's, with what the Wild Die did.
+    character_dice: tuple[int, ...] = ()
+    gm_dice: tuple[int, ...] = ()
+    details: tuple[str, ...] = ()
 
 
 def resolve_attribute_roll(character_total: int, gm_total: int, cost: int) -> AttributeRoll:
@@ -390,8 +396,33 @@ def roll_code(pips: int, rng: random.Random) -> int:
     return sum(roll(die.dice, 6, rng)) + die.pips
 
 
+def attribute_roll_applies(sheet: Mapping[str, Any], trait: str, settings: Mapping) -> bool:
+    """Whether buying `trait` makes the improvement roll: an attribute in R&E (002:53), and
+    in 1E only under the reading that carries the R&E rule over (003 has none)."""
+    if not trait.startswith("attr.") or sheet.get("kind") == "droid":
+        return False
+    settings = resolve_settings(SETTINGS, settings)
+    return sheet["edition"] == EDITION_RE or settings["attribute_roll_1e"] == "roll"
+
+
 def roll_attribute_improvement(
-    new_code: int, species_max: int, cost: int, rng: random.Random
+    new_code: int,
+    species_max: int,
+    cost: int,
+    rng: random.Random,
+    readings: Mapping[str, Any] | None = None,
 ) -> AttributeRoll:
-    """Roll the new attribute against the species maximum, as the GM does (002:53)."""
-    return resolve_attribute_roll(roll_code(new_code, rng), roll_code(species_max, rng), cost)
+    """Roll the new attribute against the species maximum, as the GM does (002:53).
+
+    Without `readings` both are plain dice. With the table's readings (an R&E sheet) each
+    roll has its Wild Die, which 002:424 applies to every roll, a 1 read as the table reads
+    it; the character's roll is made first, then the GM's, from the one generator."""
+    if readings is None:
+        return resolve_attribute_roll(roll_code(new_code, rng), roll_code(species_max, rng), cost)
+    facts = (("edition", EDITION_RE),)
+    mine = wild_roll(Rollable("improvement", "New code", new_code, facts), readings, rng)
+    theirs = wild_roll(Rollable("maximum", "Species maximum", species_max, facts), readings, rng)
+    outcome = resolve_attribute_roll(mine.total or 0, theirs.total or 0, cost)
+    details = tuple(f"Character: {d}" for d in mine.details)
+    details += tuple(f"GM: {d}" for d in theirs.details)
+    return replace(outcome, character_dice=mine.dice, gm_dice=theirs.dice, details=details)

@@ -200,5 +200,14 @@ SETTINGS: tuple[Setting, ...] = (
         help="NPCs only ever get a warning: published ones fall outside the limits.",
         choices=(("error", "Refuse"), ("warning", "Warn"), ("off", "Ignore")),
     ),
+    Setting(
+        "attribute_roll_1e",
+        "1E: buying an attribute pip makes the R&E improvement roll",
+        "no_roll",
+        f"002:53 is an R&E rule; 003 prices no attribute raise, so carrying the roll over is "
+        f"{NOT_IN_SEEDS}",
+        help="R&E sheets always roll: the new code against the GM's roll of the species maximum.",
+        choices=(("no_roll", "No roll: the pip is bought"), ("roll", "Roll as in R&E")),
+    ),
     *DICE_SETTINGS,
 )

@@ -63,6 +63,14 @@ class LedgerEntry(models.Model):
     )
     # Read from an imported file: its author is a name from elsewhere, none is kept.
     imported = models.BooleanField(default=False)
+    # WEG: the attribute improvement roll the purchase made (002:53), as the roll log keeps it.
+    roll = models.ForeignKey(
+        "rolls.RollEntry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The purchase left the sheet as it was: the improvement roll failed, so the attribute
+    # stays and only half its price was kept (002:53). Its undo gives that back and touches
+    # no value.
+    unchanged = models.BooleanField(default=False)
 
     class Meta:
         # Moved here from the characters app; the table kept its name and its rows.

@@ -10,9 +10,11 @@ engine checks, prices or pays (see rulesets/core/ledger.py).
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import QuerySet
@@ -38,6 +40,7 @@ from sheets.advancement.models import LedgerEntry
 from sheets.characters.models import Character, Review
 from sheets.history.revisions import record_revision, revision_state
 from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
+from sheets.rolls.models import RollEntry
 
 Kind = LedgerEntry.Kind
 REASON_MAX = 500
@@ -361,8 +364,12 @@ def purchase(
     expected_version: int,
     teacher: Any = "",
     reason: Any = "",
+    rng: random.Random | None = None,
 ) -> LedgerEntry:
-    """Buy one step of `trait` at the system's price, paid from the ledger's balance."""
+    """Buy one step of `trait` at the system's price, paid from the ledger's balance.
+
+    A WEG attribute makes its improvement roll here, on the server, with `rng` (the
+    operating system's dice unless a test passes its own), and the roll goes to the log."""
     with transaction.atomic():
         character, _access = _lock(user, character_id, Need.OWNER, expected_version)
         if character.sheet.get("stage") != Stage.PLAY:
@@ -423,6 +430,18 @@ def purchase(
                 return _hold(character, user, line, f"{edit_trait}={raw}", cost)
             # Off-table the owner is their own GM: buying it gives the permission too.
             bought = _granted(ruleset, advancement, bought, trait, settings)
+        rolled = _improvement_roll(advancement, sheet, trait, new_value, cost.amount, settings, rng)
+        if rolled is not None:
+            bought, line = _rolled(character, user, advancement, sheet, bought, trait, line, rolled)
+            if line["unchanged"]:
+                return _write(
+                    character,
+                    user,
+                    f"Tried {row.label} {from_shown} → {to_shown}: "
+                    f"{_words(advancement, sheet, trait, rolled)}",
+                    trait=trait,
+                    **line,
+                )
         stored = advancement.without_earned(bought)
         return _write(
             character,
@@ -473,7 +492,13 @@ def _hold(character: Character, user: AbstractBaseUser, line: dict, edit: str, c
 
 
 def pay_edit(
-    *, character: Character, access: CharacterAccess, user: AbstractBaseUser, trait: str, raw: str
+    *,
+    character: Character,
+    access: CharacterAccess,
+    user: AbstractBaseUser,
+    trait: str,
+    raw: str,
+    rng: random.Random | None = None,
 ) -> LedgerEntry:
     """Run the engine's paid raise on the ledger: the engine prices and applies it against
     the ledger's balance, and what it spent becomes a purchase entry.
@@ -494,19 +519,92 @@ def pay_edit(
     label = ruleset.trait_label(target)
     from_value = _shown_of(ruleset, advancement, sheet, target, settings)
     to_value = _shown_of(ruleset, advancement, bought, target, settings)
+    line = {
+        "kind": Kind.PURCHASE,
+        "amount": -amount,
+        "trait_label": label,
+        "from_value": from_value,
+        "to_value": to_value,
+        "reason": f"{label} {from_value} → {to_value}"[:REASON_MAX],
+    }
+    new_value = _row_value_of(ruleset, bought, target, settings)
+    rolled = _improvement_roll(advancement, sheet, target, new_value, amount, settings, rng)
+    summary = f"Bought {label} {from_value} → {to_value} for {amount} {unit_of(character)}"
+    if rolled is not None:
+        bought, line = _rolled(character, user, advancement, sheet, bought, target, line, rolled)
+        if line["unchanged"]:
+            summary = f"Tried {label} {from_value} → {to_value}: "
+            summary += _words(advancement, sheet, target, rolled)
     return _write(
         character,
         user,
-        f"Bought {label} {from_value} → {to_value} for {amount} {unit_of(character)}",
+        summary,
         sheet=advancement.without_earned(bought),
-        kind=Kind.PURCHASE,
-        amount=-amount,
         trait=target,
-        trait_label=label,
-        from_value=from_value,
-        to_value=to_value,
-        reason=f"{label} {from_value} → {to_value}"[:REASON_MAX],
+        **line,
     )
+
+
+def _row_value_of(ruleset, sheet: dict, trait: str, settings: dict) -> int:
+    row = next((r for r in ruleset.trait_rows(sheet, settings) if r.key == trait), None)
+    return _row_value(row) if row is not None else 0
+
+
+# --- the WEG attribute improvement roll (002:53) ----------------------------------------------
+
+
+def _dice() -> random.Random:
+    """The dice of a roll the ledger makes: the roll panel's own source
+    (sheets/rolls/services.dice_random, which this module cannot import, since the roll
+    service imports this one): a seeded generator only where a test sets DICE_SEED."""
+    seed = getattr(django_settings, "DICE_SEED", None)
+    return random.Random(seed) if seed is not None else random.SystemRandom()
+
+
+def _improvement_roll(advancement, sheet, trait, new_value, cost, settings, rng):
+    # Only WEG rolls for a purchase; the other systems' modules have no such rule.
+    make = getattr(advancement, "improvement_roll", None)
+    if make is None:
+        return None
+    return make(sheet, trait, new_value, cost, settings, rng or _dice())
+
+
+def _words(advancement, sheet: dict, trait: str, rolled) -> str:
+    return advancement.improvement_words(sheet, trait, rolled)
+
+
+def _rolled(character, user, advancement, sheet, bought, trait, line, rolled):
+    """Log the improvement roll where the table reads its rolls, and say what it did to
+    the purchase: improved, the raise stands; failed, the sheet stays as it was and half
+    the price comes back (002:53), kept on the one entry so that its undo returns the
+    balance to where it was."""
+    words = _words(advancement, sheet, trait, rolled)
+    label = line["trait_label"]
+    log = RollEntry.objects.create(
+        campaign_id=character.campaign_id,
+        character=character,
+        author=user,
+        system=character.system,
+        rollable_key=f"{trait}.improvement"[:120],
+        rollable_label=f"{label} improvement"[:200],
+        pool=f"{line['to_value']} against the species maximum"[:120],
+        options={},
+        dice=[*rolled.character_dice, *rolled.gm_dice],
+        kept=f"{rolled.character_total} against {rolled.gm_total}"[:200],
+        outcome="improved" if rolled.improved else "no increase",
+        summary=f"{label} {line['from_value']} → {line['to_value']}: {words}"[:300],
+        details=list(rolled.details),
+        total=rolled.character_total,
+        success=rolled.improved,
+        odds="",
+        odds_percent="",
+        facts={"character_total": rolled.character_total, "gm_total": rolled.gm_total},
+    )
+    line = line | {"roll": log, "reason": f"{line['reason']}; {words}"[:REASON_MAX]}
+    if rolled.improved:
+        return bought, line | {"unchanged": False}
+    kept = line["amount"] + rolled.refund
+    return sheet, line | {"amount": kept, "to_value": line["from_value"], "unchanged": True}
 
 
 def _shown_of(ruleset, advancement, sheet: dict, trait: str, settings: dict) -> str:
@@ -1185,6 +1283,22 @@ def _entry_pk(raw: Any) -> int:
 
 
 def _refund(character: Character, user: AbstractBaseUser, entry: LedgerEntry, why: str):
+    if entry.unchanged:
+        # A failed improvement roll changed no value: only what it kept comes back.
+        return _write(
+            character,
+            user,
+            f"Undid {entry.trait_label} {entry.from_value} (the roll failed): "
+            f"{-entry.amount} {entry.unit} back",
+            kind=Kind.REFUND,
+            amount=-entry.amount,
+            trait=entry.trait,
+            trait_label=entry.trait_label,
+            from_value=entry.to_value,
+            to_value=entry.from_value,
+            reason=why or "Undone",
+            undoes=entry,
+        )
     ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
     settings = _settings(character)
     sheet = advancement.with_ledger(character.sheet, figures(character))
