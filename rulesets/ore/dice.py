@@ -21,6 +21,7 @@ rows that disagree with the exact odds (7 and 8 dice) named in the odds' note.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from typing import Any
 from rulesets.core.dice import roll as roll_dice
 from rulesets.core.rolls import (
     Bar,
+    Beside,
     InvalidRoll,
     Odds,
     Rollable,
@@ -268,9 +270,145 @@ QUESTIONS = (
 )
 
 
+@dataclass(frozen=True)
+class AttackModifier:
+    """One circumstance of the attack tables (L171-L185): what it adds, where it is printed.
+    A choice's rows share a key; a flag's row has the choice value ""."""
+
+    key: str
+    value: str
+    label: str
+    kind: str  # "ranged" or "melee" (hand-to-hand)
+    source: str
+    dice: int = 0  # +d / -d
+    hard: int = 0  # +hd
+    wiggle: int = 0  # +wd
+    difficulty: int = 0  # +Difficulty
+
+
+# The attack tables (L171-L185), applied before rolling (L169); a Difficulty modifier raises
+# the Difficulty, the lowest height that succeeds (L189).
+ATTACK_MODIFIERS: tuple[AttackModifier, ...] = (
+    AttackModifier("target_running", "", "Target running", "ranged", "L172", difficulty=2),
+    AttackModifier("attacker_running", "", "Attacker running", "ranged", "L173", dice=-1),
+    AttackModifier("cover", "partial", "Partial cover", "ranged", "L174", difficulty=4),
+    AttackModifier("cover", "nearly_full", "Nearly full cover", "ranged", "L175", difficulty=6),
+    AttackModifier("obscured", "", "Target obscured by smoke or fog", "ranged", "L176", dice=-1),
+    AttackModifier(
+        "hidden", "", "Target hidden by darkness or vegetation", "ranged", "L177", dice=-2
+    ),
+    AttackModifier("from_behind", "", "Attacking from behind", "melee", "L180", dice=1),
+    AttackModifier("surprise", "", "Attacking from surprise", "melee", "L181", hard=1),
+    AttackModifier("helpless", "", "Target helpless", "melee", "L182", wiggle=1),
+    AttackModifier(
+        "from_above", "", "Attacking from above, or target knocked down", "melee", "L183", dice=1
+    ),
+    AttackModifier("size", "bigger", "Much bigger target", "melee", "L184", dice=1),
+    AttackModifier("size", "smaller", "Much smaller target", "melee", "L184", dice=-1),
+    AttackModifier("attacker_prone", "", "Attacker prone", "melee", "L185", dice=-1),
+)
+_MODIFIER_ROWS: dict[tuple[str, str], AttackModifier] = {
+    (row.key, row.value): row for row in ATTACK_MODIFIERS
+}
+ATTACK_KINDS = {"ranged": "Ranged attack", "melee": "Hand-to-hand attack"}
+# The skills an attack rolls, by kind (the weapon table's categories, WEAPON_SKILLS below).
+ATTACK_SKILLS: dict[str, str] = {
+    "brawling": "melee",
+    "melee_weapons": "melee",
+    "lightsaber": "melee",
+    "blaster": "ranged",
+    "heavy_weapons": "ranged",
+    "throw_grenade": "ranged",
+    "gunnery": "ranged",
+}
+
+
+def effect_text(row: AttackModifier) -> str:
+    parts = []
+    if row.dice:
+        parts.append(f"{row.dice:+d}d")
+    if row.hard:
+        parts.append(f"+{row.hard}hd")
+    if row.wiggle:
+        parts.append(f"+{row.wiggle}wd")
+    if row.difficulty:
+        parts.append(f"+{row.difficulty} Difficulty")
+    return ", ".join(parts)
+
+
+def attack_options(kind: str) -> tuple[RollOption, ...]:
+    """The attack table's circumstances as roll options, each with its seed line: a flag per
+    row, and a choice where rows exclude each other (cover; a much bigger or smaller target).
+    `kind` "any" (a weapon the catalog does not name) offers both tables."""
+    kinds = ("ranged", "melee") if kind == "any" else (kind,)
+    options: list[RollOption] = []
+    seen: set[str] = set()
+    for row in ATTACK_MODIFIERS:
+        if row.kind not in kinds or row.key in seen:
+            continue
+        seen.add(row.key)
+        table = ATTACK_KINDS[row.kind]
+        if row.value:
+            rows = [other for other in ATTACK_MODIFIERS if other.key == row.key]
+            options.append(
+                RollOption(
+                    row.key,
+                    "Cover" if row.key == "cover" else "Target's size",
+                    "choice",
+                    "none",
+                    choices=(
+                        ("none", "None" if row.key == "cover" else "About the attacker's"),
+                        *((o.value, f"{o.label} ({effect_text(o)})") for o in rows),
+                    ),
+                    source="-".join(dict.fromkeys(o.source for o in rows)),
+                    help=f"{table} (L169-L189).",
+                )
+            )
+        else:
+            options.append(
+                RollOption(
+                    row.key,
+                    f"{row.label} ({effect_text(row)})",
+                    "flag",
+                    False,
+                    source=row.source,
+                    help=f"{table} (L169-L189).",
+                )
+            )
+    return tuple(options)
+
+
+def chosen_attack_modifiers(
+    rollable: Rollable, chosen: Mapping[str, Any]
+) -> tuple[AttackModifier, ...]:
+    """The rows of the attack tables this roll takes; InvalidRoll when it mixes a ranged
+    circumstance with a hand-to-hand one."""
+    offered = {option.key for option in attack_options(rollable.fact("attack", "") or "any")}
+    rows = []
+    for key in dict.fromkeys(row.key for row in ATTACK_MODIFIERS):
+        if key not in offered:
+            continue
+        value = chosen.get(key)
+        if value is True:
+            rows.append(_MODIFIER_ROWS[(key, "")])
+        elif isinstance(value, str) and (key, value) in _MODIFIER_ROWS:
+            rows.append(_MODIFIER_ROWS[(key, value)])
+    kinds = {row.kind for row in rows}
+    if len(kinds) > 1:
+        late = next(row for row in rows if row.kind == "melee")
+        raise InvalidRoll(
+            late.key, "An attack is ranged or hand-to-hand: its circumstances do not mix."
+        )
+    return tuple(rows)
+
+
 def roll_options(rollable: Rollable, settings: Mapping[str, Any] | None) -> tuple[RollOption, ...]:
-    """The modifiers of an O.R.E. roll: the Difficulty, the question the odds answer, and
-    bonus and penalty dice."""
+    """The modifiers of an O.R.E. roll: the Difficulty, the question the odds answer, bonus
+    and penalty dice, and for an attack its circumstances (L171-L185). Suppressing fire is a
+    flat roll (L344): only its own options."""
+    if rollable.fact("kind") == SUPPRESS:
+        return suppress_options(rollable)
+    attack = rollable.fact("attack", "")
     return (
         RollOption(
             "difficulty",
@@ -322,6 +460,7 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any] | None) -> tupl
             source="L101-L109, L169",
             help="Dropped hard dice first, then normal, then wiggle.",
         ),
+        *(attack_options(attack) if attack else ()),
     )
 
 
@@ -362,19 +501,28 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
     )
     readings = resolve_settings(DICE_SETTINGS, options)
     limb_penalty = int(rollable.fact("limb_penalty", 0))
+    circumstances = chosen_attack_modifiers(rollable, chosen)
+    more = sum(max(row.dice, 0) for row in circumstances)
+    fewer = -sum(min(row.dice, 0) for row in circumstances)
     pool, notes = build_pool(
         dice,
-        bonus=chosen["bonus"],
-        bonus_hard=chosen["bonus_hard"],
-        bonus_wiggle=chosen["bonus_wiggle"],
-        penalty=chosen["penalty"] + limb_penalty,
+        bonus=chosen["bonus"] + more,
+        bonus_hard=chosen["bonus_hard"] + sum(row.hard for row in circumstances),
+        bonus_wiggle=chosen["bonus_wiggle"] + sum(row.wiggle for row in circumstances),
+        penalty=chosen["penalty"] + limb_penalty + fewer,
         trim=readings[CAP_TRIM],
         timing=readings[PENALTY_TIMING],
     )
+    if circumstances:
+        listed = ", ".join(f"{row.label.lower()} {effect_text(row)}" for row in circumstances)
+        notes = (f"{ATTACK_KINDS[circumstances[0].kind]}: {listed} (L171-L185).", *notes)
     if limb_penalty:
         notes = (f"−{limb_penalty}d for each destroyed limb (L209).", *notes)
     question = chosen["question"]
-    difficulty = chosen["difficulty"]
+    raised = sum(row.difficulty for row in circumstances)
+    difficulty = chosen["difficulty"] + raised
+    if difficulty > FACES:
+        notes = (*notes, f"Difficulty {difficulty}: no height reaches it.")
     height = max(difficulty, chosen["height"] if question == "height" else 1, 1)
     width = chosen["width"] if question == "width" else 2
     return Spec(pool, difficulty, question, height, width, readings[BAD_FAILURE], notes)
@@ -448,7 +596,10 @@ def _odds(spec: Spec) -> Odds:
 
 def odds(rollable: Rollable, options: Mapping[str, Any]) -> Odds:
     """The exact chance of answering the question asked, with one bar per height of the
-    highest set (or per width of the widest), the Difficulty marked."""
+    highest set (or per width of the widest), the Difficulty marked; for suppressing fire,
+    the chance of a set and of a target hit (L344-L346)."""
+    if rollable.fact("kind") == SUPPRESS:
+        return _suppress_odds(read_suppress(rollable, options))
     return _odds(read_roll(rollable, options))
 
 
@@ -514,6 +665,8 @@ def sets_text(sets: tuple[tuple[int, int], ...]) -> str:
 
 def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> RollResult:
     """Roll the normal dice with the caller's generator and read the sets as `odds` does."""
+    if rollable.fact("kind") == SUPPRESS:
+        return _suppress_roll(rollable, read_suppress(rollable, options), rng)
     spec = read_roll(rollable, options)
     normal = tuple(roll_dice(spec.pool.normal, FACES, rng))
     reading = read_dice(normal, spec)
@@ -550,6 +703,175 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
         total=reading.chosen[1] if reading.chosen else None,
         details=tuple(details),
         facts=facts,
+    )
+
+
+# --- suppressing fire (L340-L350) ----------------------------------------------------------------
+
+SUPPRESS = "suppress"
+SUPPRESS_DICE = 2  # L344: a flat 2d, whatever the attack pool
+SUPPRESS_TWO_BLASTERS_DICE = 3  # L350: two blasters and Two-Weapon Fighting at least the skill
+MOST_TARGETS = 10
+_SPRAY = re.compile(r"\bspray\s*([0-9]{1,2})\b", re.IGNORECASE)
+# The weapons that pour fire into an area: the blasters of the table (L424-L438); any other
+# weapon whose special column gives a Spray rating (L346).
+SUPPRESS_CATEGORIES = frozenset({"pistol", "rifle", "heavy"})
+
+
+def spray_rating(special: str) -> int:
+    """The Spray rating a weapon's special column names ("Spray 2"), or 0."""
+    match = _SPRAY.search(str(special or ""))
+    return int(match[1]) if match else 0
+
+
+def suppress_options(rollable: Rollable) -> tuple[RollOption, ...]:
+    return (
+        RollOption(
+            "two_blasters",
+            "A blaster in each hand (3d)",
+            "flag",
+            False,
+            source="L350",
+            help="Needs Two-Weapon Fighting at least equal to the weapon skill.",
+        ),
+        RollOption(
+            "targets",
+            "Exposed targets",
+            "number",
+            1,
+            minimum=1,
+            maximum=MOST_TARGETS,
+            source="L344-L346",
+            help="Each rolls one die per set; a die equal to the set's height is a hit.",
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class Suppress:
+    dice: int
+    spray: int
+    targets: int
+    two_blasters: bool
+    limbs: int = 0
+
+
+def read_suppress(rollable: Rollable, options: Mapping[str, Any]) -> Suppress:
+    definitions = suppress_options(rollable)
+    keys = {option.key for option in definitions}
+    chosen = parse_roll_options(
+        definitions, {key: _as_text(value) for key, value in options.items() if key in keys}
+    )
+    spray = int(rollable.fact("spray", 0))
+    two = chosen["two_blasters"]
+    if two and not rollable.fact("two_weapon_ok", False):
+        twf, skill = rollable.fact("two_weapon_dice", 0), rollable.fact("skill_dice", 0)
+        raise InvalidRoll(
+            "two_blasters",
+            f"Two-Weapon Fighting {twf}d is below the weapon skill's {skill}d: 2d (L350).",
+        )
+    base = SUPPRESS_TWO_BLASTERS_DICE if two else SUPPRESS_DICE
+    # A destroyed limb costs every action 1d (L209), this flat pool too.
+    limbs = int(rollable.fact("limb_penalty", 0))
+    dice = max(min(base + spray, ROLL_CAP) - limbs, 0)
+    return Suppress(dice, spray, chosen["targets"], two, limbs)
+
+
+@lru_cache(maxsize=64)
+def sets_distribution(dice: int) -> tuple[int, ...]:
+    """Ways (of 10**dice) for `dice` d10 to show exactly s sets (faces rolled twice or more),
+    index s: faces one at a time, each taking some of the dice still unplaced."""
+    ways: dict[tuple[int, int], int] = {(0, 0): 1}  # (dice placed, sets) -> sequences
+    for _face in range(FACES):
+        grown: dict[tuple[int, int], int] = {}
+        for (placed, sets), count in ways.items():
+            for taken in range(dice - placed + 1):
+                key = (placed + taken, sets + (taken >= 2))
+                grown[key] = grown.get(key, 0) + count * comb(dice - placed, taken)
+        ways = grown
+    most = dice // 2
+    return tuple(ways.get((dice, sets), 0) for sets in range(most + 1))
+
+
+def suppress_hit_chance(dice: int, targets: int = 1) -> Fraction:
+    """The exact chance that at least one of `targets` exposed targets is hit: with s sets,
+    each target rolls s dice and each hits on its set's height, 1 in 10 (L344-L346)."""
+    counts = sets_distribution(dice)
+    miss = Fraction(FACES - 1, FACES)
+    return sum(
+        (Fraction(count, FACES**dice) * (1 - miss ** (sets * targets))
+         for sets, count in enumerate(counts)),
+        Fraction(0),
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=256)
+def _suppress_odds(spec: Suppress) -> Odds:
+    counts = sets_distribution(spec.dice)
+    total = FACES**spec.dice
+    bars = [Bar("No set", Fraction(counts[0], total))]
+    for sets, count in enumerate(counts[1:], start=1):
+        label = "1 set" if sets == 1 else f"{sets} sets"
+        bars.append(Bar(label, Fraction(count, total), True, threshold=sets == 1))
+    success = 1 - Fraction(counts[0], total)
+    beside = [Beside("An exposed target is hit", suppress_hit_chance(spec.dice), "L344-L346")]
+    if spec.targets > 1:
+        beside.append(
+            Beside(
+                f"At least one of the {spec.targets} targets is hit",
+                suppress_hit_chance(spec.dice, spec.targets),
+                "L344-L346",
+            )
+        )
+    pool = dice_text(spec.dice)
+    notes = [f"Suppressing fire rolls a flat {pool}"]
+    if spec.spray:
+        notes[0] += f" (Spray {spec.spray} included, L346)"
+    if spec.two_blasters:
+        notes[0] += ", with a blaster in each hand (L350)"
+    notes[0] += "."
+    if spec.limbs:
+        notes.append(f"−{spec.limbs}d for each destroyed limb (L209).")
+    notes.append("An NPC under fire rolls Cool+Stability or ducks for cover (L348).")
+    question = f"{pool}: at least one set, so exposed targets roll to be hit"
+    return Odds(
+        success, tuple(bars), question, exact=True, note=" ".join(notes), beside=tuple(beside)
+    )
+
+
+def _suppress_roll(rollable: Rollable, spec: Suppress, rng: random.Random) -> RollResult:
+    rolled = tuple(roll_dice(spec.dice, FACES, rng))
+    counts = Counter(rolled)
+    sets = tuple(sorted(((n, f) for f, n in counts.items() if n >= 2), reverse=True))
+    details = []
+    hit = 0
+    dice = list(rolled)
+    if sets:
+        heights = [height for _width, height in sets]
+        for target in range(1, spec.targets + 1):
+            faces = roll_dice(len(sets), FACES, rng)
+            dice += faces
+            struck = [h for h, face in zip(heights, faces, strict=True) if face == h]
+            hit += bool(struck)
+            verdict = f"hit by the {struck[0]}s" if struck else "not hit"
+            details.append(f"Target {target} rolls {faces} against {heights}: {verdict}")
+    outcome = "success" if sets else "failure"
+    label = "No set" if not sets else ("1 set" if len(sets) == 1 else f"{len(sets)} sets")
+    who = (
+        f"{hit} of {spec.targets} target{'s' if spec.targets > 1 else ''} hit"
+        if sets
+        else "no target rolls"
+    )
+    summary = f"{rollable.label}: {dice_text(spec.dice)} → {sets_text(sets)} ({who})"
+    return RollResult(
+        dice=tuple(dice),
+        kept=sets_text(sets),
+        outcome=outcome,
+        success=bool(sets),
+        summary=summary,
+        total=len(sets),
+        details=tuple(details),
+        facts=(("bar", label), ("sets", len(sets)), ("targets_hit", hit)),
     )
 
 
@@ -600,7 +922,11 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
         )
     # A weapon's attack rolls the first skill row of its kind: (formula, dice) by skill.
     skill_pools: dict[str, tuple[str, tuple[int, int, int]]] = {}
+    # The skill's own dice, for Two-Weapon Fighting against the weapon skill (L350).
+    skill_dice: dict[str, int] = {}
     for row in sheet["skills"]:
+        if row["skill"]:
+            skill_dice[row["skill"]] = max(skill_dice.get(row["skill"], 0), row["dice"])
         catalog = data.SKILL_BY_SLUG.get(row["skill"])
         if catalog and catalog.needs_dice_to_try and not row["dice"]:
             continue  # L660: no attempt without dice
@@ -618,7 +944,7 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
                 f"skill.{row['id']}",
                 f"{row['name']} ({formula})",
                 dice,
-                _facts(**common),
+                _facts(**common, attack=ATTACK_SKILLS.get(row["skill"])),
                 "Skills",
                 catalog.source if catalog else "L662",
             )
@@ -669,6 +995,10 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
             hard, wiggle = rules.stat_extra_dice(sheet, "coordination")
             dice = (sheet["stats"]["coordination"], hard, wiggle)
             how = "Coordination: no skill named for this weapon"
+        if catalog:
+            attack = "melee" if catalog.category == "melee" else "ranged"
+        else:
+            attack = ATTACK_SKILLS.get(skill, "any")
         found.append(
             Rollable(
                 f"weapon.{n}",
@@ -679,9 +1009,32 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
                     weapon=n,
                     damage=weapon["damage"],
                     penetration=weapon["penetration"],
+                    attack=attack,
                 ),
                 "Weapons",
                 f"L157-L163, {catalog.source}" if catalog else "L157-L163",
             )
         )
+        spray = spray_rating(weapon["special"]) or spray_rating(catalog.special if catalog else "")
+        if spray or (catalog and catalog.category in SUPPRESS_CATEGORIES):
+            twf = skill_dice.get("two_weapon_fighting", 0)
+            own = skill_dice.get(skill, 0)
+            found.append(
+                Rollable(
+                    f"suppress.{n}",
+                    f"{weapon['name']}: suppressing fire",
+                    (SUPPRESS_DICE + spray, 0, 0),
+                    _facts(
+                        **common,
+                        kind=SUPPRESS,
+                        spray=spray,
+                        weapon=n,
+                        two_weapon_dice=twf,
+                        skill_dice=own,
+                        two_weapon_ok=twf >= 1 and twf >= own,
+                    ),
+                    "Weapons",
+                    "L340-L350",
+                )
+            )
     return tuple(found)
