@@ -367,22 +367,39 @@ class CompendiumRef(SheetModel):
     version: whole(0, MOST_VERSIONS)  # type: ignore[valid-type]
 
 
+# The `compendium` member of a sheet's picked item: absent from the stored sheet until
+# something is picked, so every sheet and row stored before stays exactly as it was.
+PickedFrom = Annotated[CompendiumRef | None, Field(exclude_if=lambda value: value is None)]
+
+
+def picked_list(most: int) -> Any:
+    """The refs of entries picked into a free-text field (a list, absent while empty)."""
+    return Annotated[
+        list[CompendiumRef], Field(max_length=most, exclude_if=lambda value: not value)
+    ]
+
+
 def compendium_ref(kind: str, ref: str, version: int) -> dict:
     """The `compendium` member a pick writes on the picked item."""
     return CompendiumRef(kind=kind, ref=ref, version=version).model_dump(mode="json")
 
 
 def find_refs(sheet: Any) -> list[tuple[str, str, int]]:
-    """Every (kind, ref, version) recorded anywhere in a sheet, in the sheet's order, once."""
+    """Every (kind, ref, version) a sheet records, in the sheet's order, each once.
+
+    A record is any object of exactly the CompendiumRef keys, wherever a system keeps it
+    (on a picked row, or in a list beside a free-text field).
+    """
     found: list[tuple[str, str, int]] = []
+    keys = set(CompendiumRef.model_fields)
 
     def walk(value: Any) -> None:
         if isinstance(value, Mapping):
-            mark = value.get("compendium")
-            if isinstance(mark, Mapping) and {"kind", "ref", "version"} <= mark.keys():
-                triple = (mark["kind"], mark["ref"], mark["version"])
+            if set(value) == keys:
+                triple = (value["kind"], value["ref"], value["version"])
                 if triple not in found:
                     found.append(triple)
+                return
             for inner in value.values():
                 walk(inner)
         elif isinstance(value, list):
@@ -442,11 +459,18 @@ def _parse_named_code(raw: str) -> dict:
     return {"name": " ".join(head.split()), "code": pips}
 
 
-NAMED_CODE_LINES = LineGrammar(
-    help="a name and a die code a line, e.g. “blaster 1D+1”",
-    parse=_parse_named_code,
-    format=lambda item: f"{item['name']} {DieCode.from_pips(item['code'])}",
-)
+def named_code_lines(
+    help: str = "a name and a die code a line, e.g. “blaster 1D+1”",
+) -> LineGrammar:
+    """Lines of "name code" (the code is the last word), for NamedCode items."""
+    return LineGrammar(
+        help=help,
+        parse=_parse_named_code,
+        format=lambda item: f"{item['name']} {DieCode.from_pips(item['code'])}",
+    )
+
+
+NAMED_CODE_LINES = named_code_lines()
 
 
 class NamedCount(EntryPart):

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Annotated, Any
 
 from rulesets.core.compendium import (
-    NAMED_CODE_LINES,
     BuiltinEntry,
     EntryBase,
     EntryKind,
@@ -23,25 +22,47 @@ from rulesets.core.compendium import (
     checkbox,
     choice,
     code,
+    compendium_ref,
     find_kind,
     find_refs,
     group,
     line,
     lines,
+    named_code_lines,
     normal_builtins,
     number,
     text_lines,
+    validate_entry,
 )
 from rulesets.core.diecode import DieCode
+from rulesets.core.edits import InvalidEdit, copy_sheet
+from rulesets.core.rows import Stage
 from rulesets.weg_d6.data import (
     ATTRIBUTES,
+    CUSTOM_SPECIES,
+    EDITION_1E,
+    EDITION_RE,
+    EQUIPMENT_TEXT_LIMIT,
     FORCE_POWERS,
     FORCE_SKILLS,
+    MAX_CODE_PIPS,
     MAX_CREDITS,
+    MAX_CUSTOM_POWERS,
+    MAX_CUSTOM_SKILLS,
+    MAX_EQUIPMENT,
     MAX_MOVE,
+    MAX_SPECIALIZATIONS,
+    MAX_WEAPONS,
+    NAME_LIMIT,
+    POWER_BY_SLUG,
     SKILLS,
     SPECIES,
+    WEAPON_TEXT_LIMITS,
 )
+from rulesets.weg_d6.data import DESCRIPTION_LIMIT as SHEET_DESCRIPTION_LIMIT
+from rulesets.weg_d6.edits import apply_edit
+from rulesets.weg_d6.sheet import validate_sheet
+from rulesets.weg_d6.traits import skill_code, skill_info, slugify
 
 # Limits of what an entry may say: wide enough for any species or weapon a table invents.
 MOST_ATTRIBUTE_PIPS = 3 * 20  # 20D
@@ -108,14 +129,28 @@ class Species(EntryBase):
         return found
 
 
+class ForceCodes(EntryPart):
+    control: code("Control", 0, MOST_SKILL_PIPS) = 0  # type: ignore[valid-type]
+    sense: code("Sense", 0, MOST_SKILL_PIPS) = 0  # type: ignore[valid-type]
+    alter: code("Alter", 0, MOST_SKILL_PIPS) = 0  # type: ignore[valid-type]
+
+
 class Template(EntryBase):
+    # A player character's attributes come to 18D (003:913); the sheet's budget says so.
     attributes: Annotated[TemplateCodes, group("Attributes")] = TemplateCodes()
-    skills: lines("Skills", NamedCode, NAMED_CODE_LINES) = []  # type: ignore[valid-type]
+    # The dice above the attribute, as creation's skill dice count them.
+    skills: lines(  # type: ignore[valid-type]
+        "Skills",
+        NamedCode,
+        named_code_lines("a skill and the dice it has above its attribute, e.g. “blaster 1D+1”"),
+    ) = []
     equipment: lines(  # type: ignore[valid-type]
         "Equipment", TextItem(), text_lines("heavy blaster pistol (5D)")
     ) = []
     credits: number("Credits", 0, MOST_COST) = 0  # type: ignore[valid-type]
     force_sensitive: checkbox("Force-sensitive") = False  # type: ignore[valid-type]
+    # A 1E Force template's Force skills (003:1758).
+    force: Annotated[ForceCodes, group("Force skills")] = ForceCodes()
     background: lines(  # type: ignore[valid-type]
         "Background", TextItem(), text_lines("Grew up on a mining colony")
     ) = []
@@ -126,6 +161,9 @@ class Skill(EntryBase):
     advanced: checkbox("Advanced skill", help="costs double to learn and improve") = False  # type: ignore[valid-type]
     specialization_of: line(  # type: ignore[valid-type]
         "Specialization of", help="blank for a skill; the skill's name for a specialization"
+    ) = ""
+    prerequisite: line(  # type: ignore[valid-type]
+        "Rests on", help="an advanced skill's prerequisite skill, e.g. first aid"
     ) = ""
 
 
@@ -179,8 +217,13 @@ class ForcePower(EntryBase):
 
 
 class NpcTemplate(EntryBase):
+    # An NPC's attributes come to 12D (003:913).
     attributes: Annotated[TemplateCodes, group("Attributes")] = TemplateCodes()
-    skills: lines("Skills", NamedCode, NAMED_CODE_LINES) = []  # type: ignore[valid-type]
+    skills: lines(  # type: ignore[valid-type]
+        "Skills",
+        NamedCode,
+        named_code_lines("a skill and its whole code a line, e.g. “blaster 4D+1”"),
+    ) = []
     move: number("Move", 0, MAX_MOVE) = 10  # type: ignore[valid-type]
     equipment: lines(  # type: ignore[valid-type]
         "Equipment", TextItem(), text_lines("blaster rifle (5D)")
@@ -201,6 +244,7 @@ COMPENDIUM_KINDS: tuple[EntryKind, ...] = (
 )
 
 _FORCE_SKILL_SLUGS = tuple(slug for slug, _label in FORCE_SKILLS)
+SKILLS_BY_KEY = {s.slug: s for s in SKILLS}
 
 _CATALOG: tuple[BuiltinEntry, ...] = (
     *(
@@ -222,6 +266,7 @@ _CATALOG: tuple[BuiltinEntry, ...] = (
             s.source,
             attribute=s.attribute,
             advanced=s.advanced,
+            prerequisite=SKILLS_BY_KEY[s.prerequisite].label if s.prerequisite else "",
         )
         for s in SKILLS
     ),
@@ -244,6 +289,11 @@ def builtin_entries() -> tuple[BuiltinEntry, ...]:
     return BUILTIN
 
 
+# --- picking an entry onto a sheet ----------------------------------------------------------
+
+PICK = "pick"  # the InvalidEntry key of a refusal about the sheet, not a field of the entry
+
+
 def entry_refs(sheet: Mapping[str, Any]) -> list[tuple[str, str, int]]:
     """The (kind, ref, version) of every compendium entry the sheet uses."""
     return find_refs(sheet)
@@ -257,6 +307,241 @@ def pick_entry(
     data: Mapping[str, Any],
     settings: Mapping[str, Any],
 ) -> dict:
-    """Return a new sheet with the entry picked onto it, or raise InvalidEntry."""
+    """Return a new sheet with the entry picked onto it, or raise InvalidEntry.
+
+    The sheet keeps a snapshot of what it needs and, on the picked item, where it came
+    from ({"kind", "ref", "version"}): a species becomes the sheet's own species (its
+    limits copied), a template fills a sheet in creation, a skill or a specialization
+    joins the sheet's list, a weapon adds a row, armor and equipment add a line to the
+    equipment, a Force power is learned as the sheet's own (the power rules apply), an
+    NPC template fills an NPC. Refusals about the sheet are keyed "pick".
+    """
     chosen = find_kind(COMPENDIUM_KINDS, kind)
-    raise InvalidEntry({"kind": f"{chosen.plural} cannot be picked onto a sheet yet."})
+    entry = validate_entry(chosen, data)
+    mark = compendium_ref(kind, ref, version)
+    picked = copy_sheet(dict(sheet))
+    try:
+        _PICKS[kind](picked, entry, mark, settings)
+    except InvalidEdit as refused:
+        raise InvalidEntry({PICK: refused.message}) from None
+    return validate_sheet(picked)
+
+
+def _refuse(message: str) -> InvalidEdit:
+    return InvalidEdit(PICK, message)
+
+
+def _pick_species(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+    # The sheet's own species: the existing custom-species checks bound its attributes.
+    sheet["species"] = CUSTOM_SPECIES
+    sheet["custom_species"] = {
+        "name": entry["name"][:NAME_LIMIT],
+        "minimum": dict(entry["minimum"]),
+        "maximum": dict(entry["maximum"]),
+        "move": entry["move"],
+        "move_max": entry["move_max"],
+        "compendium": mark,
+    }
+    if sheet["stage"] == Stage.CREATION:
+        sheet["move"] = entry["move"]
+
+
+def _skill_slug(sheet: Mapping[str, Any], name: str) -> str | None:
+    """The key of the sheet's skill called `name` (catalog or the sheet's own), or None."""
+    slug = slugify(name)
+    if skill_info(sheet, slug) is not None:
+        return slug
+    wanted = name.casefold()
+    for skill in SKILLS:
+        if skill.label.casefold() == wanted:
+            return skill.slug
+    for key, custom in sheet["custom_skills"].items():
+        if custom["name"].casefold() == wanted:
+            return key
+    return None
+
+
+def _skill_codes(
+    sheet: Mapping[str, Any], lines_: list[dict], *, above_attribute: bool, field: str
+) -> dict[str, int]:
+    codes, faults = {}, []
+    for number_, item in enumerate(lines_, start=1):
+        slug = _skill_slug(sheet, item["name"])
+        if slug is None:
+            faults.append(f"line {number_}: “{item['name']}” is not a skill of this sheet")
+            continue
+        info = skill_info(sheet, slug)
+        base = sheet["attributes"][info.attribute] if info is not None else 0
+        codes[slug] = min(MAX_CODE_PIPS, base + item["code"] if above_attribute else item["code"])
+    if faults:
+        raise _refuse(f"{field}: " + "; ".join(faults[:3]) + " (add it as a skill first).")
+    return codes
+
+
+def _add_lines(sheet: dict, lines_: list[str], marks: list[dict]) -> None:
+    gear = sheet["gear"]
+    text_ = "\n".join(part for part in (gear["equipment"].rstrip(), *lines_) if part)
+    if len(text_) > EQUIPMENT_TEXT_LIMIT:
+        raise _refuse(f"The equipment would pass its {EQUIPMENT_TEXT_LIMIT} characters.")
+    refs = [*gear.get("compendium", []), *marks]
+    if len(refs) > MAX_EQUIPMENT:
+        raise _refuse(f"A sheet records at most {MAX_EQUIPMENT} picked pieces of equipment.")
+    gear["equipment"] = text_
+    gear["compendium"] = refs
+
+
+def _fill(sheet: dict, entry: dict, *, above_attribute: bool) -> None:
+    """Attributes, skills and equipment of a template (the sheet's creation choices)."""
+    if sheet["stage"] != Stage.CREATION:
+        raise _refuse("A template fills a sheet in creation; this sheet is in play.")
+    if sheet["kind"] == "droid":
+        raise _refuse("A droid is built from building dice, not from a template.")
+    sheet["attributes"] = dict(entry["attributes"])
+    sheet["alien_template"] = None
+    sheet["skills"] = _skill_codes(
+        sheet, entry["skills"], above_attribute=above_attribute, field="Skills"
+    )
+    sheet["specializations"] = {}
+    sheet["gear"]["equipment"] = ""
+    _add_lines(sheet, entry["equipment"], [])
+
+
+def _pick_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+    _fill(sheet, entry, above_attribute=True)
+    force = sheet["force"]
+    for slug in _FORCE_SKILL_SLUGS:
+        force[slug] = entry["force"][slug]
+    force["sensitive"] = entry["force_sensitive"] or any(entry["force"].values())
+    sheet["gear"]["credits"] = entry["credits"]
+    info = sheet["info"]
+    info["template"] = entry["name"][:NAME_LIMIT]
+    background = "\n".join(entry["background"])
+    if background and not info["description"]:
+        info["description"] = background[:SHEET_DESCRIPTION_LIMIT]
+    info["compendium"] = mark
+
+
+def _pick_npc_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+    sheet["role"] = "npc"
+    _fill(sheet, entry, above_attribute=False)
+    sheet["move"] = entry["move"]
+    sheet["points"]["character"] = entry["character_points"]
+    sheet["points"]["force"] = entry["force_points"]
+    sheet["info"]["template"] = entry["name"][:NAME_LIMIT]
+    sheet["info"]["compendium"] = mark
+
+
+def _pick_skill(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+    name = entry["name"]
+    if entry["specialization_of"]:
+        if sheet["edition"] != EDITION_RE:
+            raise _refuse("1st edition has no specializations.")
+        parent = _skill_slug(sheet, entry["specialization_of"])
+        if parent is None:
+            raise _refuse(f"“{entry['specialization_of']}” is not a skill of this sheet.")
+        slug = slugify(f"{parent} {name}")
+        if slug in sheet["specializations"]:
+            raise _refuse(f"{name} is already a specialization of that skill.")
+        if len(sheet["specializations"]) >= MAX_SPECIALIZATIONS:
+            raise _refuse(f"A sheet keeps at most {MAX_SPECIALIZATIONS} specializations.")
+        # A specialization starts where its skill stands (002:37).
+        sheet["specializations"][slug] = {
+            "name": name,
+            "skill": parent,
+            "pips": skill_code(sheet, parent),
+            "compendium": mark,
+        }
+        return
+    slug = slugify(name)
+    if not slug or skill_info(sheet, slug) is not None:
+        raise _refuse(f"{name} is already on this sheet's list of skills.")
+    if len(sheet["custom_skills"]) >= MAX_CUSTOM_SKILLS:
+        raise _refuse(f"A sheet keeps at most {MAX_CUSTOM_SKILLS} custom skills.")
+    if entry["advanced"] and sheet["edition"] == EDITION_1E:
+        raise _refuse("1st edition has no advanced skills.")
+    prerequisite = None
+    if entry["advanced"] and entry["prerequisite"]:
+        prerequisite = _skill_slug(sheet, entry["prerequisite"])
+        if prerequisite is None:
+            raise _refuse(f"“{entry['prerequisite']}” is not a skill of this sheet to rest on.")
+    sheet["custom_skills"][slug] = {
+        "name": name,
+        "attribute": entry["attribute"],
+        "advanced": entry["advanced"],
+        "prerequisite": prerequisite,
+        "compendium": mark,
+    }
+
+
+def _range_text(ranges: Mapping[str, int | None]) -> str:
+    return "/".join(str(ranges[band]) for band in ("short", "medium", "long") if ranges[band])
+
+
+def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+    if len(sheet["weapons"]) >= MAX_WEAPONS:
+        raise _refuse(f"A sheet lists at most {MAX_WEAPONS} weapons.")
+    damage = DieCode.from_pips(entry["damage"])
+    sheet["weapons"].append(
+        {
+            "name": entry["name"][:NAME_LIMIT],
+            # As the sheet writes it (edits.parse_damage): 5D, or STR+1D for melee.
+            "damage": f"STR{damage.format(signed=True)}" if entry["adds_strength"] else str(damage),
+            "range": _range_text(entry["range"])[: WEAPON_TEXT_LIMITS["range"]],
+            "ammo": "" if entry["ammo"] is None else str(entry["ammo"]),
+            "compendium": mark,
+        }
+    )
+
+
+def _armor_line(entry: dict) -> str:
+    parts = [
+        f"{DieCode.from_pips(entry[key]).format(signed=True)} {label}"
+        for key, label in (("physical", "physical"), ("energy", "energy"))
+        if entry[key]
+    ]
+    if entry["dexterity_penalty"]:
+        parts.append(f"{DieCode.from_pips(-entry['dexterity_penalty'])} Dexterity")
+    if entry["covers"]:
+        parts.append(entry["covers"])
+    return f"{entry['name']} (armor: {', '.join(parts) or 'no bonus'})"
+
+
+def _pick_armor(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+    _add_lines(sheet, [_armor_line(entry)], [mark])
+
+
+def _pick_equipment(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+    _add_lines(sheet, [entry["name"]], [mark])
+
+
+def _pick_force_power(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+    slug = slugify(entry["name"])
+    if slug in POWER_BY_SLUG:
+        # The seeds' own power: learned as the catalog's, nothing of the sheet's own.
+        sheet.update(apply_edit(sheet, "power.add", slug, settings))
+        return
+    force = sheet["force"]
+    if slug in force["custom_powers"]:
+        raise _refuse(f"{entry['name']} is already one of this sheet's powers.")
+    if len(force["custom_powers"]) >= MAX_CUSTOM_POWERS:
+        raise _refuse(f"A sheet keeps at most {MAX_CUSTOM_POWERS} custom powers.")
+    force["custom_powers"][slug] = {
+        "name": entry["name"],
+        "skills": [s for s in _FORCE_SKILL_SLUGS if entry["skills"][s]],
+        "compendium": mark,
+    }
+    # Learned as a typed power is: its Force skills and the power total apply.
+    sheet.update(apply_edit(sheet, "power.add", slug, settings))
+
+
+_PICKS = {
+    "species": _pick_species,
+    "template": _pick_template,
+    "skill": _pick_skill,
+    "weapon": _pick_weapon,
+    "armor": _pick_armor,
+    "equipment": _pick_equipment,
+    "force_power": _pick_force_power,
+    "npc_template": _pick_npc_template,
+}
+assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}

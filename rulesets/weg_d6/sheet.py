@@ -14,6 +14,7 @@ from pydantic import BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from rulesets.core import InvalidSheet, resolve_settings
+from rulesets.core.compendium import PickedFrom, picked_list
 from rulesets.core.rows import Stage
 from rulesets.core.schema import (
     SheetModel,
@@ -131,6 +132,8 @@ class Info(SheetModel):
     # The classic template's physical description and quote (version 2).
     physical: text(PHYSICAL_LIMIT, lines=True) = ""
     quote: text(QUOTE_LIMIT) = ""
+    # The compendium template the sheet was started from, if any (issue 26).
+    compendium: PickedFrom = None
 
 
 class CustomSpecies(SheetModel):
@@ -141,6 +144,8 @@ class CustomSpecies(SheetModel):
     maximum: AttributeCodes = Field(default_factory=lambda: AttributeCodes(**HUMAN.maximum))
     move: Move = HUMAN.move
     move_max: Move = HUMAN.move_max
+    # The compendium species these limits were copied from, if any (issue 26).
+    compendium: PickedFrom = None
 
 
 class CustomSkill(SheetModel):
@@ -148,6 +153,7 @@ class CustomSkill(SheetModel):
     attribute: AttributeSlug
     advanced: Flag = False
     prerequisite: Key | None = None
+    compendium: PickedFrom = None
 
 
 class Specialization(SheetModel):
@@ -156,11 +162,13 @@ class Specialization(SheetModel):
     name: Name
     skill: Key
     pips: Code
+    compendium: PickedFrom = None
 
 
 class CustomPower(SheetModel):
     name: Name
     skills: ForceSkills
+    compendium: PickedFrom = None
 
 
 class Force(SheetModel):
@@ -216,6 +224,7 @@ class Weapon(SheetModel):
     damage: text(WEAPON_TEXT_LIMITS["damage"]) = ""
     range: text(WEAPON_TEXT_LIMITS["range"]) = ""
     ammo: text(WEAPON_TEXT_LIMITS["ammo"]) = ""
+    compendium: PickedFrom = None
 
 
 class Gear(SheetModel):
@@ -223,6 +232,8 @@ class Gear(SheetModel):
 
     credits: whole(0, MAX_CREDITS) = 0
     equipment: text(EQUIPMENT_TEXT_LIMIT, lines=True) = ""
+    # The compendium entries (equipment, armor) whose lines were added to `equipment`.
+    compendium: picked_list(MAX_EQUIPMENT) = []
 
 
 class Droid(SheetModel):
