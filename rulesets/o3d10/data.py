@@ -182,8 +182,9 @@ RANGED_DC_BY_CELLS: tuple[tuple[int, int], ...] = (
     (16, 35),  # L74
 )
 
-# Ranged target modifiers: the seed names them without values (L78); these are the
-# digest's proposal (§3), None meaning no line of fire at all.
+# Ranged target modifiers: the seed names them without values (L78). These are the
+# digest's proposal (§3), None meaning no line of fire at all: only the defaults of the
+# GM's settings `ranged_mod_<slug>` (SETTINGS below), which the rolls read.
 RANGED_TARGET_MODIFIERS: tuple[tuple[str, str, int | None], ...] = (
     ("running", "Running", 3),
     ("prone", "Prone", 2),
@@ -586,6 +587,29 @@ SETTINGS: tuple[Setting, ...] = (
             ("gm", "The GM decides (the sheet never marks it)"),
         ),
     ),
+)
+
+
+def ranged_mod_key(slug: str) -> str:
+    return f"ranged_mod_{slug}"
+
+
+# Total cover's setting reads 0 as the digest's "no line of fire".
+NO_LINE_OF_FIRE = 0
+MOST_RANGED_MODIFIER = 30
+SETTINGS += tuple(
+    Setting(
+        ranged_mod_key(slug),
+        f"Ranged shot at a target {label.lower()}: difficulty added (house rule)",
+        NO_LINE_OF_FIRE if value is None else value,
+        "L78 names it; digest §3 ranged_mods proposes the value",
+        HOUSE_RULE_HELP
+        + " The rulebook names this modifier without a value."
+        + (" 0: no line of fire, no shot." if value is None else ""),
+        minimum=0,
+        maximum=MOST_RANGED_MODIFIER,
+    )
+    for slug, label, value in RANGED_TARGET_MODIFIERS
 )
 SETTING_BY_KEY = {setting.key: setting for setting in SETTINGS}
 HOUSE_RULE_SETTINGS = frozenset(s.key for s in SETTINGS if s.help.startswith(HOUSE_RULE_HELP))

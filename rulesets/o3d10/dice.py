@@ -27,6 +27,7 @@ from typing import Any
 from rulesets.core.dice import roll as roll_dice
 from rulesets.core.rolls import (
     Bar,
+    Beside,
     InvalidRoll,
     Odds,
     Rollable,
@@ -365,6 +366,7 @@ DICE_READINGS: tuple[str, ...] = (
     "luck_ten_explodes",
     "force_roll_keep",
     "ranged_damage_bonus",
+    *(data.ranged_mod_key(slug) for slug, _label, _value in data.RANGED_TARGET_MODIFIERS),
 )
 DICE_SETTINGS: tuple[Setting, ...] = tuple(data.SETTING_BY_KEY[key] for key in DICE_READINGS)
 
@@ -383,7 +385,7 @@ COVER_CHOICES: tuple[tuple[str, str], ...] = (
     ("total_cover", "Total cover"),
 )
 TARGET_FLAGS = ("running", "prone", "moving_vehicle")
-_MODIFIER_BY_SLUG = {slug: (label, value) for slug, label, value in data.RANGED_TARGET_MODIFIERS}
+_MODIFIER_SOURCE = "L78; the value is a house rule"
 _DAMAGE_CODE = re.compile(r"\s*([0-9]{1,2})\s*[dD]\s*([0-9]{1,3})\s*(?:([+-])\s*([0-9]{1,3}))?\s*")
 
 
@@ -433,6 +435,22 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
             add(pool, "The Force", force=True)
     for pool in values["custom_pools"].values():
         add(pool, "Skills")
+    if health["bleeding"]:
+        found.append(
+            Rollable(
+                "bleed",
+                "Bleeding (1d10 this turn)",
+                0,
+                _facts(
+                    kind=BLEED,
+                    hp=health["hp"],
+                    dead_below=health["dead_below"],
+                    state=health["label"],
+                ),
+                "Checks",
+                "L47-L51",
+            )
+        )
     for weapon in values["weapons"]:
         kind = weapon["pool"]
         found.append(
@@ -448,11 +466,34 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
     return tuple(found)
 
 
+def ranged_target_modifiers(
+    settings: Mapping[str, Any] | None,
+) -> dict[str, tuple[str, int | None]]:
+    """The target modifiers L78 names, by slug, with the values the GM's settings give
+    (house rules; the digest's proposal by default): (label, value), None for total cover
+    read as no line of fire."""
+    readings = resolve_settings(DICE_SETTINGS, settings)
+    found = {}
+    for slug, label, _default in data.RANGED_TARGET_MODIFIERS:
+        value = readings[data.ranged_mod_key(slug)]
+        blocked = slug == "total_cover" and value == data.NO_LINE_OF_FIRE
+        found[slug] = (label, None if blocked else value)
+    return found
+
+
+def _modifier_text(value: int | None) -> str:
+    return "no line of fire" if value is None else f"+{value}"
+
+
 def roll_options(rollable: Rollable, settings: Mapping[str, Any] | None) -> tuple[RollOption, ...]:
     """The modifiers of a 1o3d10 roll: what it is rolled against (a difficulty, the target's
     Defense, or the range and the target), a situational modifier, and Midichlorian Luck."""
     kind = rollable.fact("kind", "check")
+    if kind == BLEED:
+        return ()
     options: list[RollOption] = []
+    mods = ranged_target_modifiers(settings)
+    house = "The values are the GM's house rules: the rulebook names these without numbers."
     if kind == "melee":
         options += [
             RollOption(
@@ -482,16 +523,24 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any] | None) -> tupl
                 "Target's cover",
                 "choice",
                 "none",
-                choices=COVER_CHOICES,
-                source="L78; digest §3 values",
+                choices=tuple(
+                    (
+                        slug,
+                        label if slug == "none" else f"{label} ({_modifier_text(mods[slug][1])})",
+                    )
+                    for slug, label in COVER_CHOICES
+                ),
+                source=_MODIFIER_SOURCE,
+                help=house,
             ),
             *(
                 RollOption(
                     slug,
-                    f"Target {_MODIFIER_BY_SLUG[slug][0].lower()} (+{_MODIFIER_BY_SLUG[slug][1]})",
+                    f"Target {mods[slug][0].lower()} ({_modifier_text(mods[slug][1])})",
                     "flag",
                     False,
-                    source="L78; digest §3 values",
+                    source=_MODIFIER_SOURCE,
+                    help=house,
                 )
                 for slug in TARGET_FLAGS
             ),
@@ -622,14 +671,15 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
             against += ", from behind +4"
         per_10 = True  # L59
     elif kind == "ranged":
-        if chosen["cover"] == "total_cover":
+        mods = ranged_target_modifiers(options)
+        if chosen["cover"] == "total_cover" and mods["total_cover"][1] is None:
             raise InvalidRoll("cover", "Total cover: there is no line of fire.")
         dc = ranged_dc(chosen["cells"])
         against = f"{chosen['cells']} cells, DC {dc}"
         applying = [chosen["cover"], *(flag for flag in TARGET_FLAGS if chosen[flag])]
         for slug in applying:
-            if slug in _MODIFIER_BY_SLUG:  # "none" adds nothing
-                label, value = _MODIFIER_BY_SLUG[slug]
+            if slug in mods:  # "none" adds nothing
+                label, value = mods[slug]
                 dc += value
                 against += f", {label.lower()} +{value}"
         per_10 = readings["ranged_damage_bonus"]
@@ -778,8 +828,77 @@ def _odds(spec: Spec) -> Odds:
 def odds(rollable: Rollable, options: Mapping[str, Any]) -> Odds:
     """The exact chance that the total meets the difficulty, one bar per total (explosions
     grouped; split at the difficulty when only an explosion reaches it), a critical fail
-    bar, and the chance of a critical in the note."""
+    bar, and the chance of a critical in the note. The bleeding roll: its own odds."""
+    if rollable.fact("kind") == BLEED:
+        hp, dead_below = _read_bleed(rollable)
+        return bleed_odds(hp, dead_below)
     return _odds(read_roll(rollable, options))
+
+
+# --- The bleeding roll (L47-L51) --------------------------------------------------------------
+BLEED = "bleed"
+
+
+def _read_bleed(rollable: Rollable) -> tuple[int, int]:
+    hp, dead_below = rollable.fact("hp"), rollable.fact("dead_below")
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (hp, dead_below)):
+        raise InvalidRoll("roll", "Only an unconscious, unstabilised character rolls to bleed.")
+    if not dead_below <= hp < 0:
+        raise InvalidRoll("roll", "Only an unconscious, unstabilised character rolls to bleed.")
+    return hp, dead_below
+
+
+def bleed_bar(hp: int, dead_below: int, face: int) -> str:
+    """The bar a bleeding d10 falls in: no loss on 6+, else the HP it leaves (L49)."""
+    if face >= data.BLEED_SAFE_FROM:
+        return f"{data.BLEED_SAFE_FROM}–{data.DIE_SIDES}: no loss"
+    after = hp - face
+    return f"{face}: HP {after}" + (" (dead)" if after < dead_below else "")
+
+
+@cache
+def bleed_odds(hp: int, dead_below: int) -> Odds:
+    """The exact odds of one bleeding roll: a d10, 6 or more costs nothing, 5 or less costs
+    its value in HP (L49), below -3 x STR is death (L45)."""
+    tenth = Fraction(1, data.DIE_SIDES)
+    safe = data.DIE_SIDES - data.BLEED_SAFE_FROM + 1
+    bars = [Bar(bleed_bar(hp, dead_below, face), tenth) for face in range(1, data.BLEED_SAFE_FROM)]
+    bars.append(Bar(bleed_bar(hp, dead_below, data.DIE_SIDES), safe * tenth, True, threshold=True))
+    deadly = sum(1 for face in range(1, data.BLEED_SAFE_FROM) if hp - face < dead_below)
+    beside = (
+        Beside("Loses HP this turn", 1 - safe * tenth, "L49"),
+        Beside("Dies this turn", deadly * tenth, "L45, L49"),
+    )
+    note = (
+        f"At HP {hp}; death comes below {dead_below}. An ally beside them may stabilise them "
+        f"with Intelligence + Medicine + 1o3d10 against {data.STABILISE_DC} (L51)."
+    )
+    question = f"1d10 at HP {hp}: {data.BLEED_SAFE_FROM} or more loses nothing"
+    return Odds(safe * tenth, tuple(bars), question, exact=True, note=note, beside=beside)
+
+
+def _bleed_roll(rollable: Rollable, rng: random.Random) -> RollResult:
+    hp, dead_below = _read_bleed(rollable)
+    (face,) = roll_dice(1, data.DIE_SIDES, rng)
+    bar = bleed_bar(hp, dead_below, face)
+    if face >= data.BLEED_SAFE_FROM:
+        outcome, edits, said = "success", (), "no HP lost"
+    else:
+        after = hp - face
+        outcome = "death" if after < dead_below else "failure"
+        edits = (("hp.bleed", str(face)),)
+        said = f"loses {face} HP, HP {hp} → {after}" + (": dead" if after < dead_below else "")
+    return RollResult(
+        dice=(face,),
+        kept=str(face),
+        outcome=outcome,
+        success=outcome == "success",
+        summary=f"{rollable.label}: d10 {face}, {said}",
+        total=face,
+        details=(),
+        edits=edits,
+        facts=(("bar", bar),),
+    )
 
 
 def damage_code(text: str) -> tuple[int, int, int]:
@@ -831,7 +950,10 @@ def _attack_details(
 def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> RollResult:
     """Roll 1o3d10 with the caller's generator and read it exactly as `odds` counts it: the
     kept die, an explosion, Luck when chosen and needed (the result's edits then spend it),
-    a critical or a critical fail; an attack that hits adds its location and damage."""
+    a critical or a critical fail; an attack that hits adds its location and damage. The
+    bleeding roll calls for the HP it costs as an edit (`hp.bleed`)."""
+    if rollable.fact("kind") == BLEED:
+        return _bleed_roll(rollable, rng)
     spec = read_roll(rollable, options)
     rolled = roll_1o3d10(
         rng,
@@ -920,9 +1042,9 @@ def actions_for_initiative(total: int) -> int:
     return max(1, total // data.INITIATIVE_PER_EXTRA_ACTION)
 
 
-# HP lost to a hit: the player marks their own, and the table's GM a hit on any sheet at
-# the table (sheets/permissions.py reads this).
-TABLE_EDITS: tuple[str, ...] = ("hp.damage",)
+# HP lost to a hit or to bleeding: the player marks their own, and the table's GM any sheet
+# at the table (sheets/permissions.py reads this).
+TABLE_EDITS: tuple[str, ...] = ("hp.damage", "hp.bleed")
 
 
 def roll_edits(

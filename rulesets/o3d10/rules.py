@@ -734,6 +734,11 @@ def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any] | None) -> dic
         "force_pools": force_pools,
         "custom_pools": custom_pools,
         "ranged_chances": ranged_chances,
+        # The target modifiers L78 names, with the GM's values (house rules).
+        "ranged_modifiers": [
+            (slug, label, value)
+            for slug, (label, value) in dice.ranged_target_modifiers(settings).items()
+        ],
         "weapons": weapons,
         "luck": {
             "day": luck["day"],

@@ -205,7 +205,7 @@ def _rolls(derived: Mapping) -> dict:
         ],
         "ranged_modifiers": [
             (label, "no line of fire" if value is None else f"+{value}")
-            for _slug, label, value in data.RANGED_TARGET_MODIFIERS
+            for _slug, label, value in derived["ranged_modifiers"]
         ],
     }
 
