@@ -26,6 +26,7 @@ from typing import Any
 
 from rulesets.core.rolls import Bar, InvalidRoll, Odds, Rollable, RollOption, RollResult
 from rulesets.core.settings import Setting, resolve_settings
+from rulesets.swd10 import aiming, armor, paths, spends
 from rulesets.swd10.data import (
     ABILITIES,
     ATTRIBUTE_BY_SLUG,
@@ -45,6 +46,7 @@ UNTRAINED_SKILL_DIFFICULTY = 8  # L193
 INITIATIVE_DIFFICULTY = 4  # L199-200
 
 ONES_CANCEL = "dice_ones_cancel"
+WOUNDS_ON_SOAK = "dice_wounds_on_soak"
 BOTCH = "dice_botch"
 SPECIALTY = "dice_specialty"
 ABOVE_TEN = "dice_difficulty_above_ten"
@@ -96,6 +98,17 @@ DICE_SETTINGS: tuple[Setting, ...] = (
         ),
     ),
 )
+DICE_SETTINGS += (
+    Setting(
+        key=WOUNDS_ON_SOAK,
+        label="Wound penalties on soak and damage rolls",
+        default=False,
+        source="the seed is silent for characters; L1454 takes them off a vehicle's armor "
+        "dice but not its shields or damage; proposal: Storytelling practice, none",
+        help="Whether the wound penalty also comes off soak and damage pools.",
+        choices=((False, "no"), (True, "yes, like any other pool")),
+    ),
+)
 DICE_READINGS: tuple[str, ...] = tuple(setting.key for setting in DICE_SETTINGS)
 
 # The attribute an ability rolls with when the player does not choose: the pairs the seed
@@ -127,8 +140,14 @@ DEFAULT_ATTRIBUTE: dict[str, str] = {
     "meditation": "wits",
     "security": "wits",
 }
-# Rolls where Willpower's automatic success may not be bought (L181).
-NO_WILLPOWER_SUCCESS = frozenset({"willpower", "path"})
+# Rolls where Willpower's automatic success may not be bought (L181: not on damage, soak,
+# Willpower, Dark side or Light side rolls).
+NO_WILLPOWER_SUCCESS = frozenset({"willpower", "path", "soak", "damage"})
+# Rolls that are no action, so an incapacitated character still makes them (a soak: L89
+# lets a Destiny point keep one alive while taking damage incapacitated).
+NOT_ACTIONS = frozenset({"willpower", "path", "soak"})
+# Pools the wound penalty does not reduce unless the reading says so (WOUNDS_ON_SOAK).
+SOAK_AND_DAMAGE = frozenset({"soak", "damage"})
 
 
 # --- the sheet's rollables -----------------------------------------------------------------
@@ -143,7 +162,42 @@ def _sheet_facts(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[
         "wound_penalty": -values["wound_penalty"],
         "incapacitated": values["incapacitated"],
         "willpower_current": sheet["willpower_current"],
+        "destiny_points": sheet["info"]["destiny_points"],
+        "power_current": sheet["power_current"],
     }
+
+
+# The aiming table each attack ability rolls with (L248, L261); Force pools aim by the
+# ranged table, for abilities with the "Aiming" descriptor only (L259).
+AIM_TABLE: dict[str, str] = {
+    "firearms": aiming.RANGED,
+    "melee": aiming.MELEE,
+    "brawl": aiming.MELEE,
+}
+ACTIONS = frozenset({"attribute", "ability", "force"})  # pools split by multiple actions (L204)
+
+
+def _destiny_uses(kind: str, slug: str, reach: str) -> tuple[str, ...]:
+    """The Destiny spends a roll offers (L83-85), by the reading of what a combat roll is."""
+    if kind == "initiative":
+        return (spends.DESTINY_INITIATIVE,)  # L84
+    uses = []
+    combat = kind in {"force", "damage"} or slug in spends.COMBAT_ABILITIES
+    if kind in ACTIONS | {"damage"} and (combat or reach == "any_action"):
+        uses.append(spends.DESTINY_SUCCESSES)  # L83
+    if kind in ACTIONS:
+        uses.append(spends.DESTINY_WOUNDS)  # L85
+    return tuple(uses)
+
+
+def _armor_penalty(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[int, str]:
+    """The worn armor's penalty dice (L741) and which pools it reaches (a reading)."""
+    from rulesets.swd10.rules import SETTINGS, derived
+
+    resolved = resolve_settings(SETTINGS, settings)
+    reach = resolved[armor.ARMOR_PENALTY_ROLLS]
+    penalty = derived(sheet, resolved)["armor_penalty"]
+    return (penalty, reach) if reach != "none" else (0, reach)
 
 
 def _rollable(key, label, dice, kind, group, source, common, **facts) -> Rollable:
@@ -155,10 +209,12 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
     """Every pool the sheet can roll: attributes, abilities (with an attribute the player
     picks), Force knowledge pools, Willpower, initiative and the two Path rolls."""
     from rulesets.swd10.prerequisites import force_pool
-    from rulesets.swd10.rules import ability_label, trait_view
+    from rulesets.swd10.rules import SETTINGS, ability_label, trait_view
 
     common = _sheet_facts(sheet, settings)
     attributes = sheet["attributes"]
+    penalty, reach = _armor_penalty(sheet, settings)
+    combat = resolve_settings(SETTINGS, settings)[spends.DESTINY_COMBAT_ROLLS]
     found: list[Rollable] = []
     for trait in ATTRIBUTES:
         found.append(
@@ -170,6 +226,8 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
                 "Attributes",
                 trait.source,
                 common,
+                armor_penalty=penalty if trait.slug == "dexterity" else 0,
+                destiny_uses=_destiny_uses("attribute", trait.slug, combat),
             )
         )
     attribute_dots = tuple((t.slug, attributes[t.slug]) for t in ATTRIBUTES)
@@ -194,12 +252,19 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
                 default_difficulty=UNTRAINED_SKILL_DIFFICULTY
                 if untrained_skill
                 else DEFAULT_DIFFICULTY,
+                # Taken off only when Dexterity is the attribute rolled (L741).
+                armor_penalty=penalty,
+                aim_table=AIM_TABLE.get(trait.slug, ""),
+                destiny_uses=_destiny_uses("ability", trait.slug, combat),
             )
         )
     view = trait_view(sheet)
     for knowledge in FORCE_KNOWLEDGES:
         if sheet["force_knowledges"][knowledge.slug] == 0:
             continue  # L193: no Force knowledge roll without dots
+        # A Force pool adds the better of two attributes (L845): Dexterity-based when
+        # Dexterity is that attribute.
+        better = max(knowledge.attributes, key=lambda slug: (attributes[slug], slug == "dexterity"))
         found.append(
             _rollable(
                 f"fk.{knowledge.slug}",
@@ -209,6 +274,11 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
                 "The Force",
                 f"L845, {knowledge.source}",
                 common,
+                armor_penalty=penalty
+                if better == "dexterity" and reach == "dexterity_pools"
+                else 0,
+                aim_table=aiming.RANGED,
+                destiny_uses=_destiny_uses("force", knowledge.slug, combat),
             )
         )
     partner = "charisma" if "force_intuition" in view.merits else "wits"  # L561
@@ -222,6 +292,8 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
             "L199-200",
             common,
             default_difficulty=INITIATIVE_DIFFICULTY,
+            armor_penalty=penalty if reach == "dexterity_pools" else 0,
+            destiny_uses=_destiny_uses("initiative", "", combat),
         )
     )
     found.append(
@@ -240,12 +312,73 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
                     "Path",
                     "L120-126",
                     common,
+                    side=side,
                 )
             )
+    for index, weapon in enumerate(sheet["weapons"]):
+        if weapon["damage"] > 0:
+            found.append(
+                _rollable(
+                    f"dmg.{index}",
+                    f"{weapon['name']}: damage",
+                    weapon["damage"],
+                    "damage",
+                    "Damage",
+                    "L195, L246-270",
+                    common,
+                    destiny_uses=_destiny_uses("damage", "", combat),
+                )
+            )
+    found.extend(_soak_rollables(sheet, settings, common))
     return tuple(found)
 
 
+def _soak_rollables(
+    sheet: Mapping[str, Any], settings: Mapping[str, Any], common: Mapping[str, Any]
+) -> list[Rollable]:
+    """Stamina's soak (L187) and the worn armor's and shield's (L185), each at difficulty 6."""
+    from rulesets.swd10.rules import derived
+
+    values = derived(sheet, settings)
+    found = [
+        _rollable(
+            "soak.stamina",
+            "Soak: Stamina",
+            sheet["attributes"]["stamina"],
+            "soak",
+            "Soak",
+            "L187",
+            common,
+            soaks="stamina",
+            hero=values["hero"],
+        )
+    ]
+    for protection in (values["shield_worn"], values["armor_worn"]):
+        if protection is None:
+            continue
+        found.append(
+            _rollable(
+                f"soak.{protection.kind}",
+                f"Soak: {protection.name} ({protection.kind})",
+                protection.soak,
+                "soak",
+                "Soak",
+                "L185, L220" if protection.kind == armor.SHIELD else "L185, L224",
+                common,
+                soaks=protection.kind,
+                row=protection.index,
+                lost=protection.lost,
+                rating=protection.rating,
+            )
+        )
+    return found
+
+
 # --- the options a player sets --------------------------------------------------------------
+
+
+def _path_side(rollable: Rollable) -> str:
+    return rollable.fact("side", paths.LIGHT)
 
 
 def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollOption, ...]:
@@ -268,16 +401,17 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
             )
         )
     if kind == "path":
+        side = _path_side(rollable)
         options.append(
             RollOption(
                 "grade",
                 "Grade of the mistake",
-                "number",
-                1,
-                minimum=1,
-                maximum=MAX_GRADE,
-                source="L120",
-                help="The difficulty is the current value − the grade + 6.",
+                "choice",
+                "1",
+                choices=paths.choices(side),
+                source=f"L120, {paths.PATHS[side][0].source}-{paths.PATHS[side][-1].source[1:]}",
+                help="The deed that tests each grade of the table; the difficulty is the "
+                "current value − the grade + 6.",
             )
         )
     else:
@@ -291,9 +425,65 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
                 maximum=HIGHEST_DIFFICULTY,
             )
         )
+        if kind not in SOAK_AND_DAMAGE:
+            options.append(
+                RollOption("needed", "Successes needed", "number", 1, minimum=1, maximum=MAX_NEEDED)
+            )
+    table = rollable.fact("aim_table", "")
+    if table:
         options.append(
-            RollOption("needed", "Successes needed", "number", 1, minimum=1, maximum=MAX_NEEDED)
+            RollOption(
+                "aim",
+                "Aimed at",
+                "choice",
+                aiming.NOT_AIMED,
+                choices=aiming.choices(table),
+                source="L259"
+                if kind == "force"
+                else dict((t, s) for t, _l, s in aiming.TABLES)[table],
+                help="Only a Force ability with the Aiming descriptor may aim (L259)."
+                if kind == "force"
+                else "The damage dice go on the weapon's damage roll, aimed the same way.",
+            )
         )
+    if kind == "damage":
+        options.append(
+            RollOption(
+                "aim",
+                "Aimed at",
+                "choice",
+                aiming.NOT_AIMED,
+                choices=aiming.damage_choices(),
+                source="L246-286",
+                help="Where the attack was aimed: its damage dice, and what the damage does there.",
+            )
+        )
+    if kind in ACTIONS:
+        options.append(
+            RollOption(
+                "actions",
+                "Actions declared this round",
+                "number",
+                1,
+                minimum=1,
+                maximum=spends.MAX_ACTIONS,
+                source="L204",
+                help="With more than one, the first loses that many dice, each later one more.",
+            )
+        )
+        options.append(
+            RollOption(
+                "action",
+                "This is action number",
+                "number",
+                1,
+                minimum=1,
+                maximum=spends.MAX_ACTIONS,
+                source="L204",
+            )
+        )
+    if kind == "soak":
+        options.extend(_soak_options(rollable))
     options.append(
         RollOption(
             "dice",
@@ -302,7 +492,7 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
             0,
             minimum=-MAX_BONUS_DICE,
             maximum=MAX_BONUS_DICE,
-            help="Multiple actions, aiming, merits: dice added to or taken from the pool.",
+            help="Merits, the Storyteller's modifiers: dice added to or taken from the pool.",
         )
     )
     if settings[SPECIALTY] != "none" and kind in {"ability", "attribute", "force"}:
@@ -328,7 +518,119 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
                     source="L180",
                 )
             )
+    options.extend(_spend_options(rollable))
     return tuple(options)
+
+
+def _soak_options(rollable: Rollable) -> list[RollOption]:
+    soaks = rollable.fact("soaks")
+    found = []
+    if soaks == "stamina":
+        found.append(
+            RollOption(
+                "damage_type",
+                "Damage",
+                "choice",
+                "lethal" if rollable.fact("hero") else "bashing",
+                choices=(("bashing", "bashing"), ("lethal", "lethal")),
+                source="L187",
+                help="A commoner's Stamina soaks bashing damage only.",
+            )
+        )
+    else:
+        found.append(
+            RollOption(
+                "weapon",
+                "The attack's weapon",
+                "choice",
+                "other",
+                choices=armor.PIERCING_CHOICES,
+                source="L230",
+            )
+        )
+    found.append(
+        RollOption(
+            "incoming",
+            "Damage successes to soak",
+            "number",
+            0,
+            minimum=0,
+            maximum=MAX_POOL * 2,
+            source="L220" if soaks == armor.SHIELD else ("L224" if soaks == armor.ARMOR else ""),
+            help="0 if not known. Armor and shields lose a point when the seed says (L220, L224).",
+        )
+    )
+    return found
+
+
+def _spend_options(rollable: Rollable) -> list[RollOption]:
+    """Destiny points (L81-85) and current Power (L102-106) a roll may spend."""
+    kind = rollable.fact("kind")
+    found = []
+    uses = [
+        use
+        for use in rollable.fact("destiny_uses", ())
+        if use != spends.DESTINY_WOUNDS or rollable.fact("wound_penalty", 0)
+    ]
+    if rollable.fact("destiny_points", 0) > 0 and uses:
+        found.append(
+            RollOption(
+                "destiny",
+                "Spend a Destiny point",
+                "choice",
+                spends.DESTINY_NONE,
+                choices=(
+                    (spends.DESTINY_NONE, "no"),
+                    *((use, spends.DESTINY_SPENDS[use].label) for use in uses),
+                ),
+                source=", ".join(spends.DESTINY_SPENDS[use].source for use in uses),
+                help="Once a round (L81). Its successes count like Willpower's: no 1 cancels them.",
+            )
+        )
+    power = rollable.fact("power_current", 0)
+    if power <= 0:
+        return found
+    if kind == "damage":
+        found.append(
+            RollOption(
+                "power_damage",
+                "Spend current Power: damage dice",
+                "number",
+                0,
+                minimum=0,
+                maximum=power,
+                source="L104",
+                help="One more die of base damage a point, for the round.",
+            )
+        )
+    if kind in ACTIONS:
+        found.append(
+            RollOption(
+                "power_actions",
+                "Spend current Power: less multiple-action penalty",
+                "number",
+                0,
+                minimum=0,
+                maximum=power,
+                source="L105",
+                help="One die less of the penalty a point, for the round.",
+            )
+        )
+    if kind == "soak" and rollable.fact("soaks") == "stamina":
+        found.append(
+            RollOption(
+                "power_soak",
+                "Spend current Power: levels soaked after Stamina",
+                "number",
+                0,
+                minimum=0,
+                maximum=power,
+                source="L106",
+                help="One level a point. The seed spends it once Stamina's result is known; "
+                "here it is named with the roll.",
+            )
+        )
+    return found
 
 
 # --- reading a roll -------------------------------------------------------------------------
@@ -346,6 +648,9 @@ class Spec:
     botch: str
     specialty: str  # "none", "tens_twice" or "tens_again" (only when the specialty applies)
     path: bool = False
+    # Automatic successes besides Willpower's: a Destiny point's (L83-84), Power soaking
+    # after Stamina (L106). Like Willpower's, no 1 cancels them and the roll cannot botch.
+    auto: int = 0
 
 
 def _number(options: Mapping[str, Any], key: str, default: int, low: int, high: int, label: str):
@@ -359,20 +664,106 @@ def _number(options: Mapping[str, Any], key: str, default: int, low: int, high: 
     return value
 
 
-def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
-    """Check the options against the sheet and the readings: a Spec, or InvalidRoll."""
+@dataclass(frozen=True)
+class Reading:
+    """What a roll's options come to beside its dice: the spends, aim and what it wears."""
+
+    spec: Spec
+    aim: aiming.Location | None = None
+    damage_dice: int = 0  # the aim's damage dice (an attack's, said for its damage roll)
+    destiny: str = spends.DESTINY_NONE
+    power: int = 0
+    incoming: int = 0
+    notes: tuple[str, ...] = ()
+
+
+def _aim(rollable: Rollable, options: Mapping[str, Any]) -> aiming.Location | None:
+    kind, chosen = rollable.fact("kind"), options.get("aim", aiming.NOT_AIMED)
+    if chosen == aiming.NOT_AIMED:
+        return None
+    table = rollable.fact("aim_table", "")
+    if kind == "damage":
+        table, _, chosen = str(chosen).partition(".")
+    if not table:
+        raise InvalidRoll("aim", "This roll cannot be aimed.")
+    try:
+        return aiming.location(table, str(chosen))
+    except aiming.UnknownAim as unknown:
+        raise InvalidRoll("aim", str(unknown)) from None
+
+
+def _destiny(rollable: Rollable, options: Mapping[str, Any]) -> spends.DestinySpend | None:
+    chosen = options.get("destiny", spends.DESTINY_NONE)
+    if chosen == spends.DESTINY_NONE:
+        return None
+    spend = spends.DESTINY_SPENDS.get(chosen)
+    if spend is None or chosen not in rollable.fact("destiny_uses", ()):
+        raise InvalidRoll("destiny", "A Destiny point cannot buy that on this roll.")
+    if rollable.fact("destiny_points", 0) < 1:
+        raise InvalidRoll("destiny", "No Destiny point left to spend.")
+    return spend
+
+
+def _power(rollable: Rollable, options: Mapping[str, Any]) -> tuple[str, int]:
+    """The one Power spend a roll's options name, and how many points: ("", 0) for none."""
+    named = [
+        (key, _number(options, key, 0, 0, MAX_POOL, "Current Power"))
+        for key in ("power_damage", "power_actions", "power_soak")
+        if options.get(key)
+    ]
+    if not named:
+        return "", 0
+    key, points = named[0]
+    kind, soaks = rollable.fact("kind"), rollable.fact("soaks")
+    allowed = {
+        "power_damage": kind == "damage",
+        "power_actions": kind in ACTIONS,
+        "power_soak": kind == "soak" and soaks == "stamina",
+    }
+    if len(named) > 1 or not allowed[key]:
+        raise InvalidRoll(key, "Current Power cannot be spent that way on this roll.")
+    left = rollable.fact("power_current", 0)
+    if points > left:
+        raise InvalidRoll(key, f"Only {left} current Power left to spend.")
+    return key, points
+
+
+def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
+    """Check the options against the sheet and the readings: a Reading, or InvalidRoll."""
     readings = resolve_settings(DICE_SETTINGS, options)
     kind = rollable.fact("kind")
-    if rollable.fact("incapacitated") and kind not in NO_WILLPOWER_SUCCESS:
+    if rollable.fact("incapacitated") and kind not in NOT_ACTIONS:
         raise InvalidRoll("pool", "An incapacitated character cannot act.")
     pool = rollable.dice
+    notes: list[str] = []
     if kind == "ability":
         attributes = dict(rollable.fact("attributes"))
         chosen = options.get("attribute", rollable.fact("default_attribute"))
         if chosen not in attributes:
             raise InvalidRoll("attribute", "Attribute: choose one of the nine attributes.")
         pool += attributes[chosen]
+        if chosen == "dexterity" and rollable.fact("armor_penalty", 0):
+            pool -= rollable.fact("armor_penalty")
+            notes.append(f"armor −{rollable.fact('armor_penalty')} dice (L741)")
+    elif rollable.fact("armor_penalty", 0):
+        pool -= rollable.fact("armor_penalty")
+        notes.append(f"armor −{rollable.fact('armor_penalty')} dice (L741)")
     pool += _number(options, "dice", 0, -MAX_BONUS_DICE, MAX_BONUS_DICE, "Bonus or penalty dice")
+    aim = _aim(rollable, options)
+    destiny = _destiny(rollable, options)
+    power_key, power = _power(rollable, options)
+    if kind in ACTIONS:
+        declared = _number(options, "actions", 1, 1, spends.MAX_ACTIONS, "Actions declared")
+        number = _number(options, "action", 1, 1, spends.MAX_ACTIONS, "Action number")
+        if number > declared:
+            raise InvalidRoll("action", f"Action number: at most the {declared} declared.")
+        split = spends.penalty_after_power(declared, number, power)
+        if spends.multiple_action_penalty(declared, number):
+            pool -= split
+            notes.append(f"action {number} of {declared}: −{split} dice (L204)")
+    if kind == "damage":
+        damage_dice = aim.damage_dice if aim else 0
+        pool += damage_dice + power * spends.POWER_DAMAGE_PER_POINT
     willpower_current = rollable.fact("willpower_current", 0)
     willpower = bool(options.get("willpower", False))
     ignore_wounds = bool(options.get("ignore_wounds", False))
@@ -380,14 +771,41 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
         raise InvalidRoll("willpower", "Willpower cannot be spent on this roll.")
     if willpower + ignore_wounds > willpower_current:
         raise InvalidRoll("willpower", f"Only {willpower_current} Willpower left to spend.")
-    if kind not in NO_WILLPOWER_SUCCESS and not ignore_wounds:
+    wounds_apply = kind not in {"willpower", "path"} and (
+        kind not in SOAK_AND_DAMAGE or readings[WOUNDS_ON_SOAK]
+    )
+    if destiny is not None and destiny.ignores_wounds:
+        wounds_apply = False
+    if wounds_apply and not ignore_wounds:
         pool -= rollable.fact("wound_penalty", 0)
+    auto = destiny.successes if destiny is not None else 0
+    incoming = 0
+    if kind == "soak":
+        soaks = rollable.fact("soaks")
+        if soaks == "stamina":
+            damage_type = options.get("damage_type", "lethal")
+            if damage_type == "lethal" and not rollable.fact("hero"):
+                raise InvalidRoll(
+                    "damage_type", "A commoner's Stamina soaks bashing damage only (L187)."
+                )
+            auto += power * spends.POWER_SOAK_PER_POINT
+        else:
+            weapon = options.get("weapon", "other")
+            if weapon not in armor.PIERCING:
+                raise InvalidRoll("weapon", "The attack's weapon: choose one of the list.")
+            if soaks in armor.PIERCING[weapon]:
+                said = dict(armor.PIERCING_CHOICES)[weapon].split(" (")[0]
+                raise InvalidRoll("weapon", f"The {soaks} soaks nothing against {said} (L230).")
+        incoming = _number(options, "incoming", 0, 0, MAX_POOL * 2, "Damage successes to soak")
     pool = max(pool, 0)
     if pool > MAX_POOL:
         raise InvalidRoll("dice", f"A pool holds at most {MAX_POOL} dice, not {pool}.")
     if kind == "path":
-        grade = _number(options, "grade", 1, 1, MAX_GRADE, "Grade of the mistake")
-        difficulty = max(rollable.dice - grade + 6, LOWEST_DIFFICULTY)  # L120
+        raw = options.get("grade", 1)
+        text = str(raw).strip()
+        if isinstance(raw, bool) or not text.isdigit() or not 1 <= int(text) <= MAX_GRADE:
+            raise InvalidRoll("grade", f"Grade of the mistake: choose 1 to {MAX_GRADE}.")
+        difficulty = paths.difficulty(rollable.dice, int(text))  # L120
         needed = 1
     else:
         difficulty = _number(
@@ -398,6 +816,8 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
             HIGHEST_DIFFICULTY,
             "Difficulty",
         )
+        if aim is not None and kind != "damage":
+            difficulty += aim.difficulty
         needed = _number(options, "needed", 1, 1, MAX_NEEDED, "Successes needed")
     if difficulty > SIDES:
         rule = readings[ABOVE_TEN]
@@ -410,7 +830,7 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
         else:
             difficulty = SIDES
     specialty = readings[SPECIALTY] if options.get("specialty") else "none"
-    return Spec(
+    spec = Spec(
         pool=pool,
         difficulty=difficulty,
         needed=needed,
@@ -419,13 +839,28 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
         botch=readings[BOTCH],
         specialty=specialty,
         path=kind == "path",
+        auto=auto,
     )
+    return Reading(
+        spec,
+        aim=aim,
+        damage_dice=aim.damage_dice if aim else 0,
+        destiny=destiny.key if destiny else spends.DESTINY_NONE,
+        power=power if power_key else 0,
+        incoming=incoming,
+        notes=tuple(notes),
+    )
+
+
+def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
+    """The dice of a roll (`read` without what lies beside them)."""
+    return read(rollable, options).spec
 
 
 def is_botch(spec: Spec, successes: int, ones: int) -> bool:
     """Whether dice with `successes` (before 1s cancel) and `ones` botch under the reading."""
-    if spec.willpower or ones == 0:
-        return False  # the automatic success is never cancelled
+    if spec.willpower or spec.auto or ones == 0:
+        return False  # the automatic successes are never cancelled
     if spec.botch == "revised":
         return successes == 0
     return ones > successes
@@ -433,7 +868,7 @@ def is_botch(spec: Spec, successes: int, ones: int) -> bool:
 
 def net_successes(spec: Spec, successes: int, ones: int) -> int:
     net = max(successes - ones, 0) if spec.ones_cancel else successes
-    return net + spec.willpower
+    return net + spec.willpower + spec.auto
 
 
 # --- exact odds ------------------------------------------------------------------------------
@@ -443,7 +878,7 @@ def _top(spec: Spec) -> int:
     """The last bar: every count of successes the dice can reach, or for re-rolled 10s
     (no upper bound) the pool size, lumping "that many or more" into one exact bar."""
     most = spec.pool * (2 if spec.specialty == "tens_twice" else 1)
-    return max(most, spec.needed - spec.willpower, 0)
+    return max(most, spec.needed - spec.willpower - spec.auto, 0)
 
 
 def _die_weights(spec: Spec, cap: int) -> tuple[list[int], int, int]:
@@ -547,7 +982,7 @@ def _bar_label(value: int, top: int, lumped: bool) -> str:
 def _odds(spec: Spec) -> Odds:
     table, exponent = _table(spec)
     denominator = 10**exponent
-    top = _top(spec) + spec.willpower
+    top = _top(spec) + spec.willpower + spec.auto
     lumped = spec.specialty == "tens_again"
     botch = 0
     counts = [0] * (top + 1)
@@ -574,6 +1009,8 @@ def _odds(spec: Spec) -> Odds:
         notes.append("A failure loses one grade of the Path, a botch two.")
     if spec.willpower:
         notes.append("Willpower adds one success that no 1 cancels.")
+    if spec.auto:
+        notes.append(f"{spec.auto} more successes spent (Destiny or Power) that no 1 cancels.")
     if lumped:
         notes.append("Re-rolled 10s have no upper limit; the last bar holds all the rest.")
     return Odds(success, tuple(bars), question, exact=True, note=" ".join(notes))
@@ -617,7 +1054,8 @@ def _roll_die(spec: Spec, rng: random.Random, rolled: list[int]) -> tuple[int, i
 
 def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> RollResult:
     """Roll the pool with the caller's generator and read it the way `odds` counts it."""
-    spec = read_roll(rollable, options)
+    reading = read(rollable, options)
+    spec = reading.spec
     rolled: list[int] = []
     successes = ones = 0
     for _ in range(spec.pool):
@@ -632,18 +1070,18 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
     else:
         outcome, won = "failure", False
     if spec.path:
-        consequence = {
-            "success": "keeps the grade",
-            "failure": "loses one grade",
-            "botch": "loses two grades",
-        }[outcome]
-        outcome_text = f"{outcome}: {consequence}"
+        side = _path_side(rollable)
+        outcome_text = f"{outcome}: {paths.reading(side, rollable.dice, outcome)}"  # L122-126
     else:
         outcome_text = outcome
     kept = f"{net} success" + ("" if net == 1 else "es")
     details = [f"difficulty {spec.difficulty}", f"{ones} one" + ("" if ones == 1 else "s")]
+    details.extend(reading.notes)
     if spec.willpower:
         details.append("Willpower: +1 success")
+    details.extend(_spend_details(reading))
+    details.extend(_aim_details(rollable, reading, net, won))
+    details.extend(_wear_details(rollable, reading, net))
     summary = (
         f"{rollable.label}: {spec.pool}d10 at difficulty {spec.difficulty} → "
         f"{kept} ({outcome_text})"
@@ -659,6 +1097,50 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
     )
 
 
+def _spend_details(reading: Reading) -> list[str]:
+    found = []
+    if reading.destiny != spends.DESTINY_NONE:
+        spend = spends.DESTINY_SPENDS[reading.destiny]
+        found.append(f"Destiny point: {spend.label} ({spend.source})")
+    if reading.power:
+        found.append(f"current Power spent: {reading.power}")
+    return found
+
+
+def _aim_details(rollable: Rollable, reading: Reading, net: int, won: bool) -> list[str]:
+    aim = reading.aim
+    if aim is None:
+        return []
+    if rollable.fact("kind") != "damage":
+        said = f"aimed at {aim.name}: {aim.difficulty:+d} difficulty ({aim.source})"
+        return [said + (f", {aim.damage_dice:+d} damage dice" if won else "")]
+    found = [f"aimed at {aim.name}: {aim.damage_dice:+d} damage dice ({aim.source})"]
+    hit = aiming.effect(aim.key, net)
+    if hit is not None:
+        found.append(f"{aim.name}, {net} damage: {hit.text} ({hit.source})")
+    return found
+
+
+def _wear_details(rollable: Rollable, reading: Reading, net: int) -> list[str]:
+    """What the soak leaves, and whether a shield or armor loses a point (L220, L224)."""
+    if rollable.fact("kind") != "soak" or not reading.incoming:
+        return []
+    left = max(reading.incoming - net, 0)
+    found = [f"{left} of {reading.incoming} damage left"]
+    if _wears_down(rollable, reading.incoming, net):
+        found.append(f"the {rollable.fact('soaks')} loses a point of rating")
+    return found
+
+
+def _wears_down(rollable: Rollable, incoming: int, net: int) -> bool:
+    soaks = rollable.fact("soaks")
+    if soaks == armor.SHIELD:
+        return armor.shield_wears_down(incoming, net)  # L220
+    if soaks == armor.ARMOR:
+        return armor.armor_wears_down(incoming, net, rollable.dice)  # L224
+    return False
+
+
 # --- what a roll spends -----------------------------------------------------------------------
 
 # The options that spend from the sheet, and what to say when a form asks for one the
@@ -666,15 +1148,32 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
 ROLL_SPENDS: dict[str, str] = {
     "willpower": "No Willpower left to spend on this roll.",
     "ignore_wounds": "No Willpower left to spend on this roll.",
+    "power_damage": "No current Power left to spend on this roll.",
+    "power_actions": "No current Power left to spend on this roll.",
+    "power_soak": "No current Power left to spend on this roll.",
 }
 
 
 def roll_edits(rollable: Rollable, options: Mapping[str, Any], result: RollResult) -> dict:
     """The sheet edits a roll calls for: each Willpower spent (an automatic success,
-    L181; wound penalties ignored, L180) takes one from current Willpower. The web layer
-    applies them through the edit service with the roll."""
+    L181; wound penalties ignored, L180) takes one from current Willpower; a Destiny point
+    spent (L81-85) one from the Destiny points; current Power spent (L104-106) as many
+    points; and a soak that wears a shield or armor down (L220, L224) a point of its
+    rating. The web layer applies them through the edit service with the roll."""
+    edits: dict[str, str] = {}
     spent = bool(options.get("willpower")) + bool(options.get("ignore_wounds"))
-    if not spent:
-        return {}
-    current = rollable.fact("willpower_current", 0)
-    return {"willpower_current": str(max(current - spent, 0))}
+    if spent:
+        current = rollable.fact("willpower_current", 0)
+        edits["willpower_current"] = str(max(current - spent, 0))
+    if options.get("destiny", spends.DESTINY_NONE) != spends.DESTINY_NONE:
+        edits["info.destiny_points"] = str(max(rollable.fact("destiny_points", 0) - 1, 0))
+    power = sum(
+        int(options.get(key) or 0) for key in ("power_damage", "power_actions", "power_soak")
+    )
+    if power:
+        edits["power_current"] = str(max(rollable.fact("power_current", 0) - power, 0))
+    incoming = int(options.get("incoming") or 0)
+    if incoming and result.total is not None and _wears_down(rollable, incoming, result.total):
+        lost = rollable.fact("lost", 0) + 1
+        edits[f"armor.{rollable.fact('row')}.lost"] = str(min(lost, rollable.fact("rating", lost)))
+    return edits

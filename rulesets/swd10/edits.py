@@ -9,7 +9,8 @@ Trait keys: "info.<field>", "attr.<slug>", "abil.<slug>", "lorename.<custom_lore
 name), "language.<i>.read" / ".write" (yes or no), "language.<i>.remove", "technique.add"
 ("firearms|blaster_pistols" or "melee|special_weapons|vibro-axe"), "technique.<i>.remove",
 "weapon.add" (raw: the name), "weapon.<i>.name" / ".difficulty" / ".rate" / ".damage",
-"weapon.<i>.remove". Row numbers <i> count from 0; messages count them from 1.
+"weapon.<i>.remove", "armor.add" ("armor|name" or "shield|name"), "armor.<i>.name" / ".rating" /
+".lost" / ".worn" / ".remove". Row numbers <i> count from 0; messages count them from 1.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from rulesets.core.parsing import (
     parse_whole,
 )
 from rulesets.core.stage import STAGE_TRAIT, change_stage
+from rulesets.swd10.armor import ARMOR_NAME_LIMIT, KINDS, MAX_ARMOR_ROWS, RATING_RANGE
 from rulesets.swd10.data import (
     ABILITY_BY_SLUG,
     ATTRIBUTE_BY_SLUG,
@@ -260,6 +262,45 @@ def _edit_weapon(sheet: dict, trait: str, raw_index: str, field: str, raw: Any) 
         raise _not_a_trait(trait)
 
 
+def _add_armor(sheet: dict, trait: str, raw: Any) -> None:
+    kind, _, raw_name = str(raw).strip().partition("|")
+    kinds = dict(KINDS)
+    if kind not in kinds:
+        raise InvalidEdit(trait, "Choose armor or a shield.")
+    name = parse_text(trait, raw_name, label=f"{kinds[kind]} name", limit=ARMOR_NAME_LIMIT)
+    if not name:
+        raise InvalidEdit(trait, f"Name the {kinds[kind].lower()}.")
+    if len(sheet["armor"]) >= MAX_ARMOR_ROWS:
+        raise InvalidEdit(trait, f"The sheet holds at most {MAX_ARMOR_ROWS} armor and shields.")
+    sheet["armor"].append({"name": name, "kind": kind, "rating": 1, "lost": 0, "worn": False})
+
+
+def _edit_armor(sheet: dict, trait: str, raw_index: str, field: str, raw: Any) -> None:
+    index = parse_row_index(trait, raw_index, sheet["armor"], noun="armor or shield")
+    row = sheet["armor"][index]
+    if field == "remove":
+        del sheet["armor"][index]
+    elif field == "name":
+        name = parse_text(trait, raw, label="A name", limit=ARMOR_NAME_LIMIT)
+        row["name"] = name or row["name"]
+    elif field == "rating":
+        low, high = RATING_RANGE[row["kind"]]  # armor: the classes of L741
+        label = f"{row['name']} rating"
+        row["rating"] = parse_whole(trait, raw, label=label, minimum=low, maximum=high)
+        row["lost"] = min(row["lost"], row["rating"])
+    elif field == "lost":
+        label = f"{row['name']}: points lost"
+        row["lost"] = parse_whole(trait, raw, label=label, minimum=0, maximum=row["rating"])
+    elif field == "worn":
+        row["worn"] = parse_flag(trait, raw, label=trait_label(trait))
+        if row["worn"]:  # putting one on takes off the other of its kind
+            for other_index, other in enumerate(sheet["armor"]):
+                if other_index != index and other["kind"] == row["kind"]:
+                    other["worn"] = False
+    else:
+        raise _not_a_trait(trait)
+
+
 def _purchasable(sheet: Mapping[str, Any]) -> dict:
     """The parts of a sheet XP pays for, as creation leaves them (the baseline)."""
     return copy.deepcopy(
@@ -361,6 +402,10 @@ def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping
         _add_weapon(new, trait, raw)
     elif section == "weapon" and tail in ("name", "difficulty", "rate", "damage", "remove"):
         _edit_weapon(new, trait, head, tail, raw)
+    elif trait == "armor.add":
+        _add_armor(new, trait, raw)
+    elif section == "armor" and tail in ("name", "rating", "lost", "worn", "remove"):
+        _edit_armor(new, trait, head, tail, raw)
     else:
         raise _not_a_trait(trait)
     _follow_willpower(sheet, new)

@@ -25,7 +25,7 @@ from rulesets.core import (
 )
 from rulesets.core.parsing import ROW_NUMBER
 from rulesets.core.stage import STAGE_CHOICES, STAGE_TRAIT
-from rulesets.swd10 import xp
+from rulesets.swd10 import armor, spends, xp
 from rulesets.swd10.data import (
     ABILITIES,
     ABILITY_BY_SLUG,
@@ -116,6 +116,8 @@ SETTINGS: tuple[Setting, ...] = (
         "Incapacitated) or three (no box for full health).",
         choices=((4, "four boxes"), (3, "three boxes")),
     ),
+    *armor.SETTINGS,
+    *spends.SETTINGS,
     *DICE_SETTINGS,
 )
 _GROUP_LABEL = dict(ATTRIBUTE_GROUPS) | dict(ABILITY_GROUPS)
@@ -197,12 +199,14 @@ _SIMPLE_LABELS = {
     "language.add": "New language",
     "technique.add": "New technique",
     "weapon.add": "New weapon",
+    "armor.add": "New armor or shield",
 }
 _ROW_NOUNS = {
     "merit": "Merit or flaw",
     "language": "Language",
     "technique": "Technique",
     "weapon": "Weapon",
+    "armor": "Armor or shield",
 }
 _ROW_FIELDS = {
     "value": "points",
@@ -213,6 +217,9 @@ _ROW_FIELDS = {
     "difficulty": "difficulty",
     "rate": "rate",
     "damage": "damage",
+    "rating": "rating",
+    "lost": "points lost",
+    "worn": "worn",
 }
 
 
@@ -625,6 +632,9 @@ def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict:
     if "pain_resistance" in merits:
         penalty = 0  # L354
     alignment = classification(sheet["light_side"], sheet["dark_side"])
+    protections = armor.protections(sheet["armor"], set(merits), view.merit_choices)
+    worn_armor = armor.worn(protections, armor.ARMOR)
+    worn_shield = armor.worn(protections, armor.SHIELD)
     initiative_partner = "charisma" if "force_intuition" in merits else "wits"  # L561
     return {
         "willpower_at_creation": creation_willpower(sheet),  # L296
@@ -638,6 +648,15 @@ def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict:
         "wound_penalty": penalty,
         "incapacitated": level is not None and level.penalty is None,
         "hero": sheet["power"] >= 1,  # L96
+        "protections": protections,
+        "armor_worn": worn_armor,
+        "shield_worn": worn_shield,
+        "armor_soak": worn_armor.soak if worn_armor else 0,  # L185
+        "shield_soak": worn_shield.soak if worn_shield else 0,  # L185
+        "armor_penalty": worn_armor.penalty if worn_armor else 0,  # L741
+        "stamina_soak": attributes["stamina"],  # L187
+        # L187: a commoner's Stamina soaks bashing damage only.
+        "stamina_soaks": "bashing and lethal" if sheet["power"] >= 1 else "bashing only",
         "alignment": alignment.value,  # L128
         "alignment_effects": _ALIGNMENT_EFFECTS[alignment.value],
         "xp_available": xp_available(sheet),
@@ -797,6 +816,7 @@ class _Rows:
         self.merits()
         self.languages()
         self.weapons()
+        self.armor()
         self.other()
         self.add(
             STAGE_TRAIT,
@@ -945,6 +965,56 @@ class _Rows:
                 RowKind.NUMBER,
                 minimum=low,
                 maximum=high,
+                group=group,
+            )
+
+    def armor(self) -> None:
+        found = armor.protections(
+            self.sheet["armor"], set(owned_merits(self.sheet)), trait_view(self.sheet).merit_choices
+        )
+        for row, protection in zip(self.sheet["armor"], found, strict=True):
+            key, group = f"armor.{protection.index}", row["name"]
+            kind = dict(armor.KINDS)[row["kind"]]
+            self.text(
+                f"{key}.name", "armor", row["name"], maximum=armor.ARMOR_NAME_LIMIT, group=group
+            )
+            low, high = armor.RATING_RANGE[row["kind"]]
+            if protection.kind == armor.ARMOR:
+                what = f"{protection.class_name} armor: −{protection.penalty} dice on "
+                what += "Dexterity-based rolls while worn"
+                source = "000:L185, 000:L741"
+            else:
+                what, source = "A shield: no penalty", "000:L185, 000:L220"
+            self.add(
+                f"{key}.rating",
+                "armor",
+                row["rating"],
+                RowKind.NUMBER,
+                label=f"{kind} rating",
+                minimum=low,
+                maximum=high,
+                group=group,
+                note=f"{what}; soaks {protection.soak} dice at difficulty {armor.SOAK_DIFFICULTY}.",
+                source=source,
+            )
+            self.add(
+                f"{key}.lost",
+                "armor",
+                row["lost"],
+                RowKind.NUMBER,
+                label="Points lost to hits",
+                minimum=0,
+                maximum=row["rating"],
+                group=group,
+                source="000:L224" if protection.kind == armor.ARMOR else "000:L220",
+            )
+            self.add(
+                f"{key}.worn",
+                "armor",
+                row["worn"],
+                RowKind.FLAG,
+                label="Worn",
+                shown="yes" if row["worn"] else "no",
                 group=group,
             )
 

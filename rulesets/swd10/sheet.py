@@ -22,6 +22,15 @@ from rulesets.core.schema import (
     validate_with,
     whole,
 )
+from rulesets.swd10.armor import (
+    ARMOR,
+    ARMOR_NAME_LIMIT,
+    ARMOR_RATING_RANGE,
+    KINDS,
+    MAX_ARMOR_ROWS,
+    RATING_RANGE,
+    SHIELD_RATING_RANGE,
+)
 from rulesets.swd10.data import (
     ABILITIES,
     ABILITY_GROUPS,
@@ -59,7 +68,7 @@ from rulesets.swd10.data import (
 )
 from rulesets.swd10.rules import health_track, owned_merits
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 STAGES = (Stage.CREATION.value, Stage.PLAY.value)
 # A Giant hero has the most health levels: the seven of a hero and one more.
 MOST_HEALTH_LEVELS = len(HERO_HEALTH) + 1
@@ -149,6 +158,17 @@ class Weapon(SheetModel):
     damage: whole(*WEAPON_DAMAGE_RANGE) = 0
 
 
+class ArmorRow(SheetModel):
+    """A suit of armor or a shield (L185): its rating as bought, the points hits took
+    from it (L220, L224) and whether it is worn; its class, penalty and soak are computed."""
+
+    name: text(ARMOR_NAME_LIMIT)
+    kind: one_of([kind for kind, _label in KINDS]) = ARMOR
+    rating: whole(1, max(ARMOR_RATING_RANGE[1], SHIELD_RATING_RANGE[1])) = 1
+    lost: whole(0, max(ARMOR_RATING_RANGE[1], SHIELD_RATING_RANGE[1])) = 0
+    worn: flag() = False
+
+
 class Baseline(SheetModel):
     """What creation ended with: XP pays for everything above it."""
 
@@ -187,6 +207,7 @@ class SWd10Sheet(SheetModel):
     languages: rows(Language, most=MAX_LANGUAGES) = Field(default_factory=list)
     techniques: rows(Technique, most=MAX_TECHNIQUES) = Field(default_factory=list)
     weapons: rows(Weapon, most=MAX_WEAPONS) = Field(default_factory=list)
+    armor: rows(ArmorRow, most=MAX_ARMOR_ROWS) = Field(default_factory=list)
     swse_level: whole(0, MAX_SWSE_LEVEL) = 0
     # Set when creation ends, cleared when it reopens.
     baseline: Baseline | None = None
@@ -204,7 +225,14 @@ def _from_unversioned(sheet: dict) -> dict:
     return upgraded
 
 
-MIGRATIONS = {0: _from_unversioned}
+def _add_armor(sheet: dict) -> dict:
+    """Version 1 -> 2: armor and shields (L183-230), none on a sheet of before."""
+    upgraded = dict(sheet)
+    upgraded.setdefault("armor", [])
+    return upgraded
+
+
+MIGRATIONS = {0: _from_unversioned, 1: _add_armor}
 
 
 def blank_sheet(settings: Mapping[str, Any]) -> dict:
@@ -251,6 +279,7 @@ def _cross_field_faults(sheet: dict) -> Any:
     for index, weapon in enumerate(sheet["weapons"]):
         if not weapon["name"].strip():
             yield f"weapons.{index}.name: a weapon needs a name"
+    yield from _armor_faults(sheet["armor"])
     baseline = sheet["baseline"]
     if sheet["stage"] == Stage.PLAY and baseline is None:
         yield "baseline: a sheet in play needs its creation baseline"
@@ -287,6 +316,21 @@ def _language_faults(path: str, languages: list[dict]) -> Any:
         yield f"{path}: a language needs a name"
     if len(set(names)) != len(names):
         yield f"{path}: a language is already on the sheet"
+
+
+def _armor_faults(armor: list[dict]) -> Any:
+    for index, row in enumerate(armor):
+        if not row["name"].strip():
+            yield f"armor.{index}.name: armor or a shield needs a name"
+        low, high = RATING_RANGE[row["kind"]]
+        if not low <= row["rating"] <= high:
+            label = dict(KINDS)[row["kind"]]
+            yield f"armor.{index}.rating: {label} rating runs from {low} to {high}"
+        if row["lost"] > row["rating"]:
+            yield f"armor.{index}.lost: cannot lose more than its rating ({row['rating']})"
+    for kind, label in KINDS:
+        if sum(1 for row in armor if row["worn"] and row["kind"] == kind) > 1:
+            yield f"armor: only one {label.lower()} can be worn at a time"
 
 
 def _technique_faults(techniques: list[dict]) -> Any:

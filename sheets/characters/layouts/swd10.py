@@ -190,6 +190,8 @@ def _health(sheet: Mapping[str, Any], derived: Mapping[str, Any]) -> Health:
 # Lines the seed's sheet prints for merits (L48-63) and flaws (L65-69), kept when a list is short.
 PRINT_MERIT_LINES = 16
 PRINT_FLAW_LINES = 5
+# Lines for armor and shields: the seed's sheet has none (digest §1.7 proposes the rows).
+PRINT_ARMOR_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -258,6 +260,7 @@ class Printed:
     flaw_blanks: range
     language_blanks: range
     weapon_blanks: range
+    armor_blanks: range
 
 
 def _printed(state: SheetState) -> Printed:
@@ -311,6 +314,7 @@ def _printed(state: SheetState) -> Printed:
         flaw_blanks=range(max(0, PRINT_FLAW_LINES - len(flaw_rows))),
         language_blanks=range(max(0, 8 - len(sheet["languages"]))),
         weapon_blanks=range(max(0, 5 - len(sheet["weapons"]))),
+        armor_blanks=range(max(0, PRINT_ARMOR_LINES - len(sheet["armor"]))),
     )
 
 
@@ -348,6 +352,22 @@ class Swd10Layout(Layout):
             body=_BODIES + "_weapons.html",
             adds=_BODIES + "_weapons_add.html",
             prefixes=("weapon.",),
+        ),
+        Section(
+            "armor",
+            "Armor and shields",
+            body=_BODIES + "_armor.html",
+            adds=_BODIES + "_armor_add.html",
+            prefixes=("armor.",),
+            shows_derived=(
+                "stamina_soak",
+                "stamina_soaks",
+                "armor_worn",
+                "armor_soak",
+                "armor_penalty",
+                "shield_worn",
+                "shield_soak",
+            ),
         ),
         Section(
             "techniques",
