@@ -473,6 +473,31 @@ def named_code_lines(
 NAMED_CODE_LINES = named_code_lines()
 
 
+class NamedNumber(EntryPart):
+    """A name and a whole number: "Athletics 2" (an NPC's skill dice or ranks)."""
+
+    name: line("Name", NAME_LIMIT, required=True)  # type: ignore[valid-type]
+    number: number("Number", 0, 99)  # type: ignore[valid-type]
+
+
+def _parse_named_number(raw: str) -> dict:
+    head, _, last = raw.rpartition(" ")
+    if not head.strip() or not re.fullmatch(r"[0-9]{1,2}", last):
+        raise ValueError(
+            f"write a name and a number from 0 to 99, like “Athletics 2”; “{raw}” is not"
+        )
+    return {"name": " ".join(head.split()), "number": int(last)}
+
+
+def named_number_lines(help: str) -> LineGrammar:
+    """Lines of "name number" (the number is the last word), for NamedNumber items."""
+    return LineGrammar(
+        help=help,
+        parse=_parse_named_number,
+        format=lambda item: f"{item['name']} {item['number']}",
+    )
+
+
 class NamedCount(EntryPart):
     """A name and how many: "medpac x2" (a template's equipment)."""
 

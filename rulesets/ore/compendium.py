@@ -18,39 +18,54 @@ from rulesets.core.compendium import (
     EntryKind,
     EntryPart,
     InvalidEntry,
+    NamedNumber,
     TextItem,
     builtin,
     checkbox,
     choice,
+    compendium_ref,
     find_kind,
     find_refs,
     group,
     line,
     lines,
+    named_number_lines,
     normal_builtins,
     number,
     text_lines,
+    validate_entry,
 )
+from rulesets.core.edits import InvalidEdit, copy_sheet
 from rulesets.ore.data import (
     ALL_LOCATIONS,
     ARMOR_COORDINATION_MAXIMUM,
+    ARMOR_ROWS,
     ARMORS,
+    CUSTOM_SPECIES,
     FORCE_TECHNIQUES,
     GEAR_NUMBER_MAXIMUM,
     HIT_LOCATIONS,
+    POWER_BY_SLUG,
     POWERS,
     ROW_TEXT_LENGTH,
     SPECIAL_TEXT_LENGTH,
     SPECIES,
+    STAT_MINIMUM,
     STATS,
+    STUNTS,
+    WEAPON_ROWS,
     WEAPONS,
 )
+from rulesets.ore.edits import apply_edit
+from rulesets.ore.rules import fit_wounds
+from rulesets.ore.sheet import validate_sheet
 
 SEED = "001"
 MOST_SPECIES_COST = 100
 MOST_STAT_BONUS = 5
 MOST_AREA = 10
 MOST_SPRAY = 10
+MOST_NPC_STAT = 10  # dice; a pool never rolls more than 10 (L70)
 # The weapon table's own headings (L404-L440), in its order.
 WEAPON_CATEGORIES = tuple(
     (category, category.capitalize()) for category in dict.fromkeys(w.category for w in WEAPONS)
@@ -84,6 +99,7 @@ class Species(EntryBase):
     stat_max_bonus: Annotated[StatBonuses, group("Stat maximum bonus")] = StatBonuses()
     natural_ar: number("Natural AR", 0, GEAR_NUMBER_MAXIMUM) = 0  # type: ignore[valid-type]
     extra_wound_boxes: number("Extra wound boxes", 0, 5) = 0  # type: ignore[valid-type]
+    droid: checkbox("Droid", help="no Willpower and no Force Sense") = False  # type: ignore[valid-type]
     abilities: lines("Abilities", TextItem(), text_lines("Low-light vision")) = []  # type: ignore[valid-type]
 
 
@@ -120,8 +136,25 @@ class Stunt(EntryBase):
     side: choice("Side", SIDES) = ""  # type: ignore[valid-type]
 
 
+def _stats() -> type[EntryPart]:
+    annotations = {s.slug: number(s.label, STAT_MINIMUM, MOST_NPC_STAT) for s in STATS}
+    return type(
+        "NpcStats",
+        (EntryPart,),
+        {"__annotations__": annotations, **dict.fromkeys(annotations, 2)},
+    )
+
+
+NpcStats = _stats()
+
+
 class NpcTemplate(EntryBase):
-    notes: lines("Traits", TextItem(), text_lines("Body 3d, Athletics 2d")) = []  # type: ignore[valid-type]
+    stats: Annotated[NpcStats, group("Stats (dice)")] = NpcStats()
+    skills: lines(  # type: ignore[valid-type]
+        "Skills",
+        NamedNumber,
+        named_number_lines("a skill and its dice a line, e.g. “Athletics 2”, “Lore [Hutts] 1”"),
+    ) = []
 
 
 COMPENDIUM_KINDS: tuple[EntryKind, ...] = (
@@ -154,6 +187,7 @@ _CATALOG: tuple[BuiltinEntry, ...] = (
             stat_max_bonus={st.slug: s.stat_max_bonus.get(st.slug, 0) for st in STATS},
             natural_ar=s.natural_ar,
             extra_wound_boxes=s.extra_wound_boxes,
+            droid=s.droid,
             abilities=list(s.abilities),
         )
         for s in SPECIES
@@ -200,6 +234,11 @@ def builtin_entries() -> tuple[BuiltinEntry, ...]:
     return BUILTIN
 
 
+# --- picking an entry onto a sheet ----------------------------------------------------------
+
+PICK = "pick"  # the InvalidEntry key of a refusal about the sheet, not a field of the entry
+
+
 def entry_refs(sheet: Mapping[str, Any]) -> list[tuple[str, str, int]]:
     """The (kind, ref, version) of every compendium entry the sheet uses."""
     return find_refs(sheet)
@@ -213,6 +252,151 @@ def pick_entry(
     data: Mapping[str, Any],
     settings: Mapping[str, Any],
 ) -> dict:
-    """Return a new sheet with the entry picked onto it, or raise InvalidEntry."""
+    """Return a new sheet with the entry picked onto it, or raise InvalidEntry.
+
+    A species becomes the sheet's own (its cost, stat maxima, natural AR and wound boxes
+    copied; the seed's own species is simply chosen); a weapon or armor adds a row as a
+    typed one does; a seed stunt is bought at 1d; an NPC template sets stats and skills.
+    Each copy carries {"kind", "ref", "version"}. Refusals about the sheet are keyed "pick".
+    """
     chosen = find_kind(COMPENDIUM_KINDS, kind)
-    raise InvalidEntry({"kind": f"{chosen.plural} cannot be picked onto a sheet yet."})
+    entry = validate_entry(chosen, data)
+    mark = compendium_ref(kind, ref, version)
+    picked = copy_sheet(dict(sheet))
+    try:
+        picked = _PICKS[kind](picked, entry, mark, settings)
+    except InvalidEdit as refused:
+        raise InvalidEntry({PICK: refused.message}) from None
+    return validate_sheet(picked)
+
+
+def _refuse(message: str) -> InvalidEdit:
+    return InvalidEdit(PICK, message)
+
+
+def _seed_entry(kind: str, entry: Mapping[str, Any]) -> BuiltinEntry | None:
+    return next((b for b in BUILTIN if b.kind == kind and b.data == entry), None)
+
+
+def _pick_species(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    seed = _seed_entry("species", entry)
+    if seed is not None:
+        # The seed's own species, with every rule the catalog gives it (skill hard dice).
+        return apply_edit(sheet, "species", entry["name"], settings)
+    sheet["species"] = CUSTOM_SPECIES
+    sheet["custom_species"] = {
+        "name": entry["name"],
+        "cost": entry["cost"],
+        "stat_max_bonus": {slug: bonus for slug, bonus in entry["stat_max_bonus"].items() if bonus},
+        "natural_ar": entry["natural_ar"],
+        "extra_wound_boxes": entry["extra_wound_boxes"],
+        "droid": entry["droid"],
+        "abilities": list(entry["abilities"]),
+        "compendium": mark,
+    }
+    force_sense = sheet["powers"]["force_sense"]
+    # As choosing a species does: a droid has no Force Sense at all (L766).
+    if entry["droid"]:
+        force_sense["dice"] = 0
+    else:
+        force_sense["dice"] = max(force_sense["dice"], POWER_BY_SLUG["force_sense"].free_dice)
+    fit_wounds(sheet)
+    return sheet
+
+
+def _special(entry: Mapping[str, Any]) -> str:
+    parts = [entry["special"]] if entry["special"] else []
+    for word in ("Area", "Spray"):
+        rating = entry[word.lower()]
+        if rating and _rating(word, entry["special"]) != rating:
+            parts.append(f"{word} {rating}")
+    return ", ".join(parts)[:SPECIAL_TEXT_LENGTH]
+
+
+def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    if len(sheet["weapons"]) >= WEAPON_ROWS:
+        raise _refuse(f"The sheet has room for {WEAPON_ROWS} weapons.")
+    sheet["weapons"].append(
+        {
+            "from": "",
+            "name": entry["name"],
+            "damage": entry["damage"],
+            "penetration": entry["penetration"],
+            "initiative": entry["initiative"],
+            "special": _special(entry),
+            "compendium": mark,
+        }
+    )
+    return sheet
+
+
+def _pick_armor(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    if len(sheet["armor"]) >= ARMOR_ROWS:
+        raise _refuse(f"The sheet has room for {ARMOR_ROWS} armor rows.")
+    sheet["armor"].append(
+        {
+            "from": "",
+            "name": entry["name"],
+            "ar": entry["ar"],
+            "coordination": entry["coordination_penalty"],
+            "move": entry["move"],
+            "special": "",
+            "covers": [slug for slug in ALL_LOCATIONS if entry["covers"][slug]],
+            # Worn as armor added by hand is: its AR counts at once.
+            "worn": True,
+            "compendium": mark,
+        }
+    )
+    return sheet
+
+
+def _pick_power(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    if _seed_entry("power", entry) is not None:
+        raise _refuse(f"{entry['name']} is already on every sheet; give it dice there.")
+    raise _refuse(
+        "A Star O.R.E. sheet holds the seed's four Force powers; a power of the table's own "
+        "is kept in the compendium for reading, not bought on the sheet."
+    )
+
+
+def _pick_stunt(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    seed = _seed_entry("stunt", entry)
+    if seed is None:
+        raise _refuse(
+            "A stunt of the table's own cannot be bought on the sheet yet; the seed's stunts can."
+        )
+    slug = next(t.slug for t in STUNTS if t.label == entry["name"])
+    if slug in sheet["stunts"]:
+        raise _refuse(f"The sheet already has {entry['name']}.")
+    return apply_edit(sheet, f"stunt.{slug}", "1d", settings)
+
+
+def _pick_npc_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    if sheet["stage"] != "creation":
+        raise _refuse("An NPC template fills a sheet in creation; this sheet is in play.")
+    for slug, dice in entry["stats"].items():
+        sheet = apply_edit(sheet, f"stat.{slug}", f"{dice}d", settings)
+    for number_, item in enumerate(entry["skills"], start=1):
+        before = {row["id"] for row in sheet["skills"]}
+        try:
+            sheet = apply_edit(sheet, "skill.add", item["name"], settings)
+        except InvalidEdit as refused:
+            raise _refuse(f"Skills, line {number_}: {refused.message}") from None
+        (added,) = [row["id"] for row in sheet["skills"] if row["id"] not in before]
+        if item["number"]:
+            try:
+                sheet = apply_edit(sheet, f"skill.{added}", f"{item['number']}d", settings)
+            except InvalidEdit as refused:
+                raise _refuse(f"Skills, line {number_}: {refused.message}") from None
+    return sheet
+
+
+_PICKS = {
+    "species": _pick_species,
+    "weapon": _pick_weapon,
+    "armor": _pick_armor,
+    "power": _pick_power,
+    "stunt": _pick_stunt,
+    "npc_template": _pick_npc_template,
+}
+assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}

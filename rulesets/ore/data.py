@@ -172,6 +172,7 @@ SPECIES: tuple[Species, ...] = (
     ),
 )
 SPECIES_BY_SLUG = {species.slug: species for species in SPECIES}
+CUSTOM_SPECIES = "custom"  # the sheet's own species, picked from the compendium (issue 26)
 DROID_SPECIES_COST_DERIVED = 15  # digest §2.5: AR 1 (10) + low-light vision (5) from L849-L851
 
 # --- Abilities for droids, aliens and cyborgs (L844-L858) ---------------------------------

@@ -22,6 +22,7 @@ from rulesets.ore.data import (
     BOX_KILLING,
     BOX_MARKS,
     BOX_SHOCK,
+    CUSTOM_SPECIES,
     DESTROYED_EFFECT,
     DISABLED_EFFECT,
     DROID_LIMB_NOTE,
@@ -106,7 +107,7 @@ def starting_skills() -> list[dict]:
 
 def wound_box_count(sheet: Mapping[str, Any], location_boxes: int) -> int:
     """Boxes on one location: the table's count, +1 per level of massive (L814, L850)."""
-    species = SPECIES_BY_SLUG[sheet["species"]]
+    species = species_of(sheet)
     massive = sum(row["level"] for row in sheet["abilities"] if row["ability"] == "massive")
     return location_boxes + species.extra_wound_boxes + massive
 
@@ -186,6 +187,20 @@ def capped_pool(normal: int, hard: int = 0, wiggle: int = 0) -> DicePool:
 
 
 def species_of(sheet: Mapping[str, Any]) -> Species:
+    """The catalog species, or the sheet's own copy of one picked from the compendium."""
+    if sheet["species"] == CUSTOM_SPECIES:
+        own = sheet["custom_species"]
+        return Species(
+            CUSTOM_SPECIES,
+            own["name"] or "Own species",
+            own["cost"],
+            "the sheet's own species",
+            stat_max_bonus=dict(own["stat_max_bonus"]),
+            natural_ar=own["natural_ar"],
+            extra_wound_boxes=own["extra_wound_boxes"],
+            droid=own["droid"],
+            abilities=tuple(own["abilities"]),
+        )
     return SPECIES_BY_SLUG[sheet["species"]]
 
 
@@ -293,7 +308,9 @@ def wiggle_die_cost(settings: Mapping[str, Any]) -> int:
 
 def species_cost(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> int:
     species = species_of(sheet)
-    return settings["droid_species_cost"] if species.droid else species.cost
+    # The setting reads the seed's droid (digest §2.5); a compendium species has its own cost.
+    catalog_droid = species.droid and species.slug != CUSTOM_SPECIES
+    return settings["droid_species_cost"] if catalog_droid else species.cost
 
 
 def ability_cost(row: Mapping[str, Any], settings: Mapping[str, Any]) -> int:

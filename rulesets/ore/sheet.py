@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 
 from rulesets.core import InvalidSheet, resolve_settings
+from rulesets.core.compendium import PickedFrom
 from rulesets.core.schema import (
     SheetModel,
     flag,
@@ -36,6 +37,7 @@ from rulesets.ore.data import (
     ARMOR_ROWS,
     ARMORS,
     BOX_STATES,
+    CUSTOM_SPECIES,
     GEAR_NUMBER_MAXIMUM,
     HIT_LOCATIONS,
     LIGHTSABER_FORMS,
@@ -165,6 +167,21 @@ class AbilityEntry(SheetModel):
     level: whole(1, ABILITY_MAXIMUM_LEVEL)
 
 
+class CustomSpecies(SheetModel):
+    """A species picked from the compendium: the sheet's own copy of what the rules read
+    of a species (cost, stat maxima, natural AR, wound boxes), used when `species` is
+    "custom"."""
+
+    name: text(ROW_TEXT_LENGTH)
+    cost: whole(0, MAX_POINTS)
+    stat_max_bonus: dict[one_of(stat.slug for stat in STATS), whole(-STAT_CEILING, STAT_CEILING)]
+    natural_ar: whole(0, GEAR_NUMBER_MAXIMUM) = 0
+    extra_wound_boxes: whole(0, WOUND_BOX_MOST) = 0
+    droid: flag() = False
+    abilities: rows(text(SPECIAL_TEXT_LENGTH), most=ABILITY_ROWS) = Field(default_factory=list)
+    compendium: PickedFrom = None
+
+
 class ArmorEntry(SheetModel):
     model_config = ConfigDict(serialize_by_alias=True)
 
@@ -176,6 +193,7 @@ class ArmorEntry(SheetModel):
     special: text(SPECIAL_TEXT_LENGTH)
     covers: rows(one_of(ALL_LOCATIONS), most=len(ALL_LOCATIONS))
     worn: flag()
+    compendium: PickedFrom = None
 
 
 class WeaponEntry(SheetModel):
@@ -187,6 +205,7 @@ class WeaponEntry(SheetModel):
     penetration: whole(0, GEAR_NUMBER_MAXIMUM)
     initiative: whole(0, GEAR_NUMBER_MAXIMUM)
     special: text(SPECIAL_TEXT_LENGTH)
+    compendium: PickedFrom = None
 
 
 def _boxes(location: str) -> Any:
@@ -212,7 +231,11 @@ class OreSheet(SheetModel):
     schema_version: whole(SCHEMA_VERSION, SCHEMA_VERSION) = SCHEMA_VERSION
     stage: one_of(STAGES) = "creation"
     info: Info = Field(default_factory=Info)
-    species: one_of(species.slug for species in SPECIES) = "human"
+    species: one_of((*(species.slug for species in SPECIES), CUSTOM_SPECIES)) = "human"
+    # The compendium species the sheet uses when `species` is "custom" (issue 26).
+    custom_species: Annotated[
+        CustomSpecies | None, Field(exclude_if=lambda value: value is None)
+    ] = None
     # The creation budget in CP, set by the GM (L772); blank_sheet fills in the setting.
     character_points: whole(0, MAX_POINTS) = 0
     # What creation cost when it ended: set exactly when the stage is play.
@@ -260,6 +283,8 @@ def _cross_field_faults(sheet: Mapping[str, Any]) -> list[str]:
     later: stage and creation spend agree, skill ids are unique, ability targets exist and
     every location has as many boxes as the species and abilities give it."""
     faults = []
+    if sheet["species"] == CUSTOM_SPECIES and sheet.get("custom_species") is None:
+        return ["custom_species: a sheet of its own species holds that species"]
     if (sheet["stage"] == "play") != (sheet["creation_spent"] is not None):
         faults.append("creation_spent: is set exactly when the stage is play")
     skills = sheet["skills"]
