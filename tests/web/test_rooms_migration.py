@@ -56,11 +56,15 @@ def _rows(columns: dict[str, list[str]] | None = None) -> dict[str, list[tuple]]
 
 
 def _columns() -> dict[str, list[str]]:
+    """Every column of each table, but the stored sheet: later data migrations bring sheets
+    to their system's current schema (tests/web/test_sheet_migration.py covers that)."""
     with connection.cursor() as cursor:
-        return {
+        columns = {
             table: [c.name for c in connection.introspection.get_table_description(cursor, table)]
             for table in TABLES
         }
+    columns["characters_character"].remove("sheet")
+    return columns
 
 
 def _populate(apps) -> None:
