@@ -16,27 +16,52 @@ from rulesets.core.compendium import (
     BuiltinEntry,
     EntryBase,
     EntryKind,
+    EntryPart,
     Input,
     InvalidEntry,
-    TextItem,
+    NamedNumber,
     builtin,
     choice,
+    compendium_ref,
     find_kind,
     find_refs,
+    group,
     lines,
+    named_number_lines,
     normal_builtins,
     number,
-    text_lines,
+    validate_entry,
 )
-from rulesets.o3d10.data import ARMORS, MAX_ABSORPTION, WEAPON_KINDS, WEAPONS
-from rulesets.o3d10.edits import normal_damage
+from rulesets.core.edits import InvalidEdit, copy_sheet
+from rulesets.o3d10.data import (
+    ALTERATION_BASE_DC,
+    ARMORS,
+    FORCE_HEALING_DC,
+    HARD_STAT_MAX,
+    MAX_ABSORPTION,
+    MAX_NOTES,
+    MAX_ROWS,
+    ORGANIC_BASE_DC,
+    PHYSICAL_BASE_DC,
+    SKILLS,
+    STATS,
+    WEAPON_KINDS,
+    WEAPONS,
+)
+from rulesets.o3d10.edits import apply_edit, normal_damage
+from rulesets.o3d10.sheet import validate_sheet
 
 WEAPON_KIND_CHOICES = (("melee", "Melee"), ("ranged", "Ranged"))
-SCHOOLS = (
-    ("physical_school", "Physical School"),
-    ("alteration_school", "Alteration School"),
-    ("organic_school", "Organic School"),
-)
+SEED = "004"
+# The Force skills a technique is rolled with (L151, L166, L194, L217).
+SCHOOLS = tuple((skill.slug, skill.label) for skill in SKILLS if skill.force)
+SKILL_BY_LABEL = {skill.label.casefold(): skill for skill in SKILLS}
+# Each school's base difficulty before its conditions (L169, L197, L220).
+BASE_DC = {
+    "physical_school": PHYSICAL_BASE_DC,
+    "alteration_school": ALTERATION_BASE_DC,
+    "organic_school": ORGANIC_BASE_DC,
+}
 assert {value for value, _label in WEAPON_KIND_CHOICES} == set(WEAPON_KINDS)
 
 
@@ -68,11 +93,26 @@ class Armor(EntryBase):
 
 class ForceTechnique(EntryBase):
     school: choice("School", SCHOOLS) = "physical_school"  # type: ignore[valid-type]
-    dc: number("Difficulty (DC)", 0, 60, optional=True) = None  # type: ignore[valid-type]
+    dc: number("Base difficulty (DC)", 0, 60, optional=True) = None  # type: ignore[valid-type]
+
+
+def _stats() -> type[EntryPart]:
+    annotations = {s.slug: number(s.label, 0, HARD_STAT_MAX) for s in STATS}
+    return type(
+        "NpcStats", (EntryPart,), {"__annotations__": annotations, **dict.fromkeys(annotations, 3)}
+    )
+
+
+NpcStats = _stats()
 
 
 class NpcTemplate(EntryBase):
-    notes: lines("Traits", TextItem(), text_lines("Strength 4, Melee weapons 3")) = []  # type: ignore[valid-type]
+    stats: Annotated[NpcStats, group("Stats")] = NpcStats()
+    skills: lines(  # type: ignore[valid-type]
+        "Skills",
+        NamedNumber,
+        named_number_lines("a skill and its rank a line, e.g. “Melee Weapons 3”"),
+    ) = []
 
 
 COMPENDIUM_KINDS: tuple[EntryKind, ...] = (
@@ -85,6 +125,25 @@ COMPENDIUM_KINDS: tuple[EntryKind, ...] = (
 _CATALOG: tuple[BuiltinEntry, ...] = (
     *(builtin("weapon", w.label, w.source, kind=w.kind, damage=w.damage) for w in WEAPONS),
     *(builtin("armor", a.label, a.source, absorption=a.absorption) for a in ARMORS),
+    # The schools and the Force Jump (L151-L219), and Force healing (Organic School vs 15).
+    *(
+        builtin(
+            "force_technique",
+            skill.label,
+            f"{SEED}:{skill.source.split('-')[0]}",
+            school=skill.slug,
+            dc=BASE_DC.get(skill.slug),
+        )
+        for skill in SKILLS
+        if skill.force
+    ),
+    builtin(
+        "force_technique",
+        "Force healing",
+        f"{SEED}:L242",
+        school="organic_school",
+        dc=FORCE_HEALING_DC,
+    ),
 )
 BUILTIN: tuple[BuiltinEntry, ...] = normal_builtins(COMPENDIUM_KINDS, _CATALOG)
 
@@ -92,6 +151,11 @@ BUILTIN: tuple[BuiltinEntry, ...] = normal_builtins(COMPENDIUM_KINDS, _CATALOG)
 def builtin_entries() -> tuple[BuiltinEntry, ...]:
     """The catalogs as read-only entries, each with its source."""
     return BUILTIN
+
+
+# --- picking an entry onto a sheet ----------------------------------------------------------
+
+PICK = "pick"  # the InvalidEntry key of a refusal about the sheet, not a field of the entry
 
 
 def entry_refs(sheet: Mapping[str, Any]) -> list[tuple[str, str, int]]:
@@ -107,6 +171,88 @@ def pick_entry(
     data: Mapping[str, Any],
     settings: Mapping[str, Any],
 ) -> dict:
-    """Return a new sheet with the entry picked onto it, or raise InvalidEntry."""
+    """Return a new sheet with the entry picked onto it, or raise InvalidEntry.
+
+    A weapon or armor adds a row as a typed one does (a weapon's damage code rolls with
+    its attack; worn armor's absorption is the sheet's), a Force technique adds a line to
+    the notes, an NPC template sets stats and skill ranks in creation. Each copy carries
+    {"kind", "ref", "version"}. Refusals about the sheet are keyed "pick".
+    """
     chosen = find_kind(COMPENDIUM_KINDS, kind)
-    raise InvalidEntry({"kind": f"{chosen.plural} cannot be picked onto a sheet yet."})
+    entry = validate_entry(chosen, data)
+    mark = compendium_ref(kind, ref, version)
+    picked = copy_sheet(dict(sheet))
+    try:
+        picked = _PICKS[kind](picked, entry, mark, settings)
+    except InvalidEdit as refused:
+        raise InvalidEntry({PICK: refused.message}) from None
+    return validate_sheet(picked)
+
+
+def _refuse(message: str) -> InvalidEdit:
+    return InvalidEdit(PICK, message)
+
+
+def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    if len(sheet["weapons"]) >= MAX_ROWS:
+        raise _refuse(f"A sheet holds at most {MAX_ROWS} weapons.")
+    sheet["weapons"].append(
+        {
+            "name": entry["name"],
+            "kind": entry["kind"],
+            "damage": entry["damage"],
+            "notes": "",
+            "compendium": mark,
+        }
+    )
+    return sheet
+
+
+def _pick_armor(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    if len(sheet["armor"]) >= MAX_ROWS:
+        raise _refuse(f"A sheet holds at most {MAX_ROWS} armor pieces.")
+    # Worn, as armor added by hand is: its absorption counts at once.
+    sheet["armor"].append(
+        {"name": entry["name"], "absorption": entry["absorption"], "worn": True, "compendium": mark}
+    )
+    return sheet
+
+
+def _pick_force_technique(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    info = sheet["info"]
+    school = dict(SCHOOLS)[entry["school"]]
+    said = f"{entry['name']} ({school}" + (f", DC {entry['dc']})" if entry["dc"] else ")")
+    notes = "\n".join(part for part in (info["notes"].rstrip(), said) if part)
+    if len(notes) > MAX_NOTES:
+        raise _refuse(f"The notes would pass their {MAX_NOTES} characters.")
+    refs = [*info.get("compendium", []), mark]
+    if len(refs) > MAX_ROWS:
+        raise _refuse(f"A sheet records at most {MAX_ROWS} picked Force techniques.")
+    info["notes"] = notes
+    info["compendium"] = refs
+    return sheet
+
+
+def _pick_npc_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
+    if sheet["stage"] != "creation":
+        raise _refuse("An NPC template fills a sheet in creation; this sheet is in play.")
+    for slug, value in entry["stats"].items():
+        sheet = apply_edit(sheet, f"stat.{slug}", str(value), settings)
+    for number_, item in enumerate(entry["skills"], start=1):
+        skill = SKILL_BY_LABEL.get(item["name"].casefold())
+        if skill is None:
+            raise _refuse(f"Skills, line {number_}: “{item['name']}” is not a skill of the seed.")
+        try:
+            sheet = apply_edit(sheet, f"skill.{skill.slug}", str(item["number"]), settings)
+        except InvalidEdit as refused:
+            raise _refuse(f"Skills, line {number_}: {refused.message}") from None
+    return sheet
+
+
+_PICKS = {
+    "weapon": _pick_weapon,
+    "armor": _pick_armor,
+    "force_technique": _pick_force_technique,
+    "npc_template": _pick_npc_template,
+}
+assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}

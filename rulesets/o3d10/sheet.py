@@ -15,6 +15,7 @@ from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from rulesets.core import InvalidSheet, Stage, resolve_settings
+from rulesets.core.compendium import PickedFrom, picked_list
 from rulesets.core.schema import (
     SheetModel,
     flag,
@@ -57,6 +58,8 @@ class Info(SheetModel):
     player: text(catalog.MAX_TEXT) = ""
     species: text(catalog.MAX_TEXT) = ""
     notes: text(catalog.MAX_NOTES, lines=True) = ""
+    # The compendium entries (Force techniques) whose lines were added to `notes`.
+    compendium: picked_list(catalog.MAX_ROWS) = []
 
 
 class Stats(SheetModel):
@@ -106,12 +109,14 @@ class Weapon(SheetModel):
     kind: one_of(catalog.WEAPON_KINDS)
     damage: DamageCode
     notes: text(catalog.MAX_TEXT) = ""
+    compendium: PickedFrom = None
 
 
 class Armor(SheetModel):
     name: text(catalog.MAX_TEXT)
     absorption: whole(0, catalog.MAX_ABSORPTION)
     worn: flag() = True
+    compendium: PickedFrom = None
 
 
 class Sheet1o3d10(SheetModel):

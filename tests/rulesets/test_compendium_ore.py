@@ -14,7 +14,7 @@ from rulesets.ore.rules import armor_by_location, cost_items, stat_maximum
 SETTINGS = resolve_settings(ore.SETTINGS, {})
 
 
-def entry(kind: str, **form: str) -> dict:
+def entry(kind: str, /, **form: str) -> dict:
     chosen = find_kind(ore.COMPENDIUM_KINDS, kind)
     return entry_from_form(chosen, blank_form(chosen) | form)
 

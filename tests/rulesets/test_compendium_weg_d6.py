@@ -18,7 +18,7 @@ from rulesets.core.compendium import (
 SETTINGS = resolve_settings(weg_d6.SETTINGS, {})
 
 
-def entry(kind: str, **form: str) -> dict:
+def entry(kind: str, /, **form: str) -> dict:
     chosen = find_kind(weg_d6.COMPENDIUM_KINDS, kind)
     return entry_from_form(chosen, blank_form(chosen) | form)
 
