@@ -18,6 +18,7 @@ urlpatterns = [
     path("", include("sheets.transfer.urls")),
     path("", include("sheets.advancement.urls")),
     path("campaigns/", include("sheets.campaigns.urls")),
+    path("compendium/", include("sheets.compendium.urls")),
     path("", include("sheets.printing.urls")),
     path("", include("sheets.rolls.urls")),
     path("admin/", admin.site.urls),

@@ -153,7 +153,7 @@ def _validated(book: Book, kind_key: str, data: Mapping[str, Any]) -> tuple[Entr
     return kind, clean
 
 
-def _name_refusal(book: Book, kind: EntryKind, name: str, *, but: int | None = None) -> str:
+def name_refusal(book: Book, kind: EntryKind, name: str, *, but: int | None = None) -> str:
     """Why `name` cannot be this kind's in `book` (another entry has it, whatever its case)."""
     names = book.entries().filter(kind=kind.key).exclude(pk=but).values_list("name", flat=True)
     wanted = name.casefold()
@@ -163,7 +163,7 @@ def _name_refusal(book: Book, kind: EntryKind, name: str, *, but: int | None = N
 
 
 def _check_name(book: Book, kind: EntryKind, name: str, *, but: int | None = None) -> None:
-    refusal = _name_refusal(book, kind, name, but=but)
+    refusal = name_refusal(book, kind, name, but=but)
     if refusal:
         raise InvalidEntry({"name": refusal})
 

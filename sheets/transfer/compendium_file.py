@@ -1,6 +1,6 @@
 """A compendium book as one JSON file: export, reading an upload, and the published schema.
 
-The format (documented in README.md, "Compendium files"; its JSON Schema is served at
+The format (its JSON Schema, built from the same declarations, is served at
 /schema/compendium-file.json):
 
     {

@@ -14,4 +14,9 @@ urlpatterns = [
         views.character_file_schema_view,
         name="character_file_schema",
     ),
+    path(
+        "schema/compendium-file.json",
+        views.compendium_file_schema_view,
+        name="compendium_file_schema",
+    ),
 ]

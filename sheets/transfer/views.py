@@ -13,6 +13,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from sheets.permissions import character_for
+from sheets.transfer.compendium_file import compendium_file_schema
 from sheets.transfer.datapad import (
     ImportRefused,
     export_character,
@@ -63,4 +64,10 @@ def character_import(request: HttpRequest) -> HttpResponse:
 @require_GET
 def character_file_schema_view(request: HttpRequest) -> HttpResponse:
     body = json.dumps(character_file_schema(), indent=2, ensure_ascii=False)
+    return HttpResponse(body, content_type="application/schema+json; charset=utf-8")
+
+
+@require_GET
+def compendium_file_schema_view(request: HttpRequest) -> HttpResponse:
+    body = json.dumps(compendium_file_schema(), indent=2, ensure_ascii=False)
     return HttpResponse(body, content_type="application/schema+json; charset=utf-8")

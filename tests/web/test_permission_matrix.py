@@ -47,6 +47,8 @@ from sheets.characters.services import (
     gm_note_save,
     share_link_create,
 )
+from sheets.compendium.models import Book, CompendiumEntry, EntryVersion
+from sheets.compendium.services import entry_create
 from sheets.history.models import Revision
 from sheets.printing.models import TablePrint
 from sheets.printing.pdf import render_character_pdf
@@ -68,6 +70,7 @@ SPARE_SHEET = "Dax Morrow"  # the owner's character at no table
 TABLE_NAME = "Outer Rim"  # the table (tests/conftest.py)
 OTHER_TABLE_NAME = "Core Worlds"  # the other GM's table (tests/conftest.py)
 GM_NOTE_MARKER = "GMNOTE-ZX81-only-for-the-gm"
+HIDDEN_ENTRY_MARKER = "HIDDEN-QX42 secret weapon"  # an entry of the table's book, hidden
 
 # Pages that are public by design, so asking them as five people proves nothing; each with
 # the reason it is left out.
@@ -165,6 +168,9 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     # Points from elsewhere count at a table once a GM of that table accepts them: the
     # owner may not (403).
     "ledger_origin": {"GET": _all(405), "POST": _row(LOGIN, 403, 404, MOVED, 404)},
+    # Training (WEG) goes on as the GM decides: the owner at a table is told so (400); the
+    # GM's days pass on nothing, since Kira trains for nothing (400).
+    "ledger_training": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 400, 404)},
     "campaign_award": {
         "GET": _row(LOGIN, 403, 403, 200, 404),
         "POST": _row(LOGIN, 403, 403, MOVED, 404),
@@ -233,6 +239,38 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
         "GET": _row(LOGIN, 200, 404, 200, 404),
         "POST": _row(LOGIN, 400, 404, 400, 404),
     },
+    # The compendium (issue 26): the books one may open, and the rule of the file format for
+    # all. A table's book and its visible entries are read by its members; its GMs (a co-GM
+    # too, below) change them and its players are refused (403); another table's GM finds
+    # nothing (404). Copying with no source named (a bare GET) is refused (400); an import's
+    # POST is its preview, which writes nothing (200).
+    "compendium_home": {"GET": _logged_in(200), "POST": _all(405)},
+    "compendium_file_schema": {"GET": _all(200), "POST": _all(405)},
+    "compendium_browse": {"GET": _row(LOGIN, 200, 200, 200, 404), "POST": _all(405)},
+    "compendium_builtin": {"GET": _row(LOGIN, 200, 200, 200, 404), "POST": _all(405)},
+    "compendium_export": {"GET": _row(LOGIN, 200, 200, 200, 404), "POST": _all(405)},
+    "compendium_entry": {"GET": _row(LOGIN, 200, 200, 200, 404), "POST": _all(405)},
+    "compendium_entry_new": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "compendium_copy": {
+        "GET": _row(LOGIN, 403, 403, 400, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "compendium_import": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, 200, 404),
+    },
+    "compendium_entry_edit": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "compendium_entry_remove": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "compendium_entry_visibility": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
 }
 
 # (url name, method, person) -> why the app answers wrongly today. Each is a real bug with
@@ -258,6 +296,8 @@ class World:
     table_print: TablePrint
     import_file: bytes
     portrait: Portrait
+    entry: CompendiumEntry | None = None  # a visible entry of the table's compendium
+    hidden_entry: CompendiumEntry | None = None  # one its GM hid from the players
 
 
 _TABLE_PDF: dict[str, bytes] = {}
@@ -311,6 +351,15 @@ def world(player, other_player, gm, other_gm, table, other_table, swd10_characte
         pdf=_table_pdf(orrin),
         finished_at=timezone.now(),
     )
+    book = Book(system=table.system, campaign=table)
+    entry = entry_create(user=gm, book=book, kind="weapon", data=_compendium_weapon())
+    hidden_entry = entry_create(
+        user=gm,
+        book=book,
+        kind="weapon",
+        data=_compendium_weapon(HIDDEN_ENTRY_MARKER),
+        hidden=True,
+    )
     kira.refresh_from_db()
     table.refresh_from_db()
     return World(
@@ -332,6 +381,8 @@ def world(player, other_player, gm, other_gm, table, other_table, swd10_characte
         table_print=table_print,
         import_file=json.dumps(exported).encode(),
         portrait=portrait,
+        entry=entry,
+        hidden_entry=hidden_entry,
     )
 
 
@@ -367,6 +418,7 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "ledger_consent": {"pk": kira},
         "ledger_correct_trait": {"pk": kira},
         "ledger_origin": {"pk": kira},
+        "ledger_training": {"pk": kira},
         "campaign_award": {"campaign_id": table},
         "character_submit": {"pk": kira},
         "character_approve": {"pk": kira},
@@ -400,6 +452,16 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "character_roll_log": {"pk": kira},
         "campaign_roll_log": {"pk": table},
         "character_hit": {"pk": kira},
+        "compendium_browse": {"book": f"table-{table}"},
+        "compendium_builtin": {"book": f"table-{table}", "kind": "merit", "slug": "acute_senses"},
+        "compendium_entry_new": {"book": f"table-{table}"},
+        "compendium_copy": {"book": f"table-{table}"},
+        "compendium_export": {"book": f"table-{table}"},
+        "compendium_import": {"book": f"table-{table}"},
+        "compendium_entry": {"pk": w.entry.pk},
+        "compendium_entry_edit": {"pk": w.entry.pk},
+        "compendium_entry_remove": {"pk": w.entry.pk},
+        "compendium_entry_visibility": {"pk": w.entry.pk},
     }.get(name, {})
 
 
@@ -430,6 +492,7 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         "ledger_correct_trait": version
         | {"trait": "attr.strength", "value": "3", "reason": "Noted wrong"},
         "ledger_origin": version | {"entry": "all", "decision": "accept"},
+        "ledger_training": version | {"action": "pass", "days": "3"},
         "campaign_award": {"amount": "5", "reason": "Session 3"},
         "character_submit": version,
         "character_approve": version | {"comment": "Looks right."},
@@ -452,7 +515,30 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
             "replaces": w.portrait.digest,
         },
         "character_portrait_remove": {"replaces": w.portrait.digest},
+        "compendium_entry_new": {"_kind": "weapon"} | _compendium_form("Hold-out blaster"),
+        "compendium_copy": {"source": "seed:merit:acute_senses"},
+        "compendium_import": {
+            "file": SimpleUploadedFile("book.json", _compendium_file(), "application/json")
+        },
+        "compendium_entry_edit": {"_version": "1"} | _compendium_form("Heavy repeater", damage="5"),
+        "compendium_entry_remove": {"version": "1"},
+        "compendium_entry_visibility": {"version": "1", "hidden": "1"},
     }.get(name, {})
+
+
+def _compendium_weapon(name: str = "Heavy repeater") -> dict:
+    return {"name": name, "difficulty": 6, "damage": 4, "rate": "2", "clip": 30}
+
+
+def _compendium_form(name: str, **fields: str) -> dict[str, str]:
+    weapon = _compendium_weapon(name) | fields
+    return {key: str(value) for key, value in weapon.items()}
+
+
+def _compendium_file() -> bytes:
+    entries = [{"kind": "weapon", "hidden": False, "data": _compendium_weapon("Bowcaster")}]
+    book = {"format": "datapad-compendium", "version": 1, "system": "swd10", "entries": entries}
+    return json.dumps(book).encode()
 
 
 # What each person may read -----------------------------------------------------------------
@@ -501,6 +587,7 @@ SECRETS = (
         frozenset({"campaign_join"}),
     ),
     Secret("the other table's name", lambda w: OTHER_TABLE_NAME, frozenset({"other_gm"})),
+    Secret("a hidden compendium entry", lambda w: HIDDEN_ENTRY_MARKER, frozenset({"gm"})),
 )
 
 
@@ -559,6 +646,12 @@ def stored_state() -> dict[str, list]:
         "queued_tasks": list(DBTaskResult.objects.order_by("pk").values_list("pk")),
         "rolls": list(RollEntry.objects.order_by("pk").values_list("pk", "secret")),
         "portraits": list(Portrait.objects.order_by("pk").values_list("pk", "digest")),
+        "compendium_entries": list(
+            CompendiumEntry.objects.order_by("pk").values_list(
+                "pk", "name", "data", "version", "hidden"
+            )
+        ),
+        "entry_versions": list(EntryVersion.objects.order_by("pk").values_list("pk")),
     }
 
 
@@ -688,6 +781,8 @@ SHOWN = [
     ("gm", "campaign_detail", (OWNER_SHEET, OTHER_SHEET, TABLE_NAME, "invitation.token")),
     ("gm", "table_print_pdf", (OTHER_SHEET,)),
     ("other_gm", "campaign_list", (OTHER_TABLE_NAME,)),
+    ("gm", "compendium_browse", (HIDDEN_ENTRY_MARKER, "Heavy repeater")),
+    ("owner", "compendium_browse", ("Heavy repeater",)),
 ]
 
 
@@ -702,3 +797,66 @@ def test_the_secrets_are_found_where_they_belong(client, world, person, name, wo
     tokens = {"share.token": world.share.token, "invitation.token": world.invitation.token}
     for word in words:
         assert tokens.get(word, word) in text, f"{word} missing from {name} for {person}"
+
+
+# The compendium asked by two more people (issue 26). A co-GM (a second GM of the table) is
+# answered exactly as the table's GM. A share link's holder holds one sheet, not its
+# table's book: after opening the shared sheet, they are answered as anyone logged out.
+COMPENDIUM_NAMES = sorted(name for name in MATRIX if name.startswith("compendium_"))
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [(name, method) for name in COMPENDIUM_NAMES for method in ("GET", "POST")],
+)
+def test_a_co_gm_is_answered_as_the_tables_gm_about_the_compendium(
+    client, world, password, make_user, name, method
+):
+    co_gm = make_user("leia_co_gm")
+    Membership.objects.create(campaign=world.table, user=co_gm, role=Role.GM)
+    world.users["gm"] = co_gm
+    test_answer(client, world, password, name, method, "gm", MATRIX[name][method]["gm"])
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [(name, method) for name in COMPENDIUM_NAMES for method in ("GET", "POST")],
+)
+def test_a_share_links_holder_is_answered_as_anyone_logged_out_about_the_compendium(
+    client, world, password, name, method
+):
+    assert (
+        client.get(reverse("shared_sheet", kwargs={"token": world.share.token})).status_code == 200
+    )
+    expected = MATRIX[name][method]["anonymous"]
+    test_answer(client, world, password, name, method, "anonymous", expected)
+
+
+# The hidden entry's own pages: the table's players find nothing there (404), as if it did
+# not exist; its GM reads and changes it.
+HIDDEN_ENTRY_NAMES = (
+    "compendium_entry",
+    "compendium_entry_edit",
+    "compendium_entry_remove",
+    "compendium_entry_visibility",
+)
+
+
+@pytest.mark.parametrize("name", HIDDEN_ENTRY_NAMES)
+@pytest.mark.parametrize("person", ["owner", "other_player"])
+def test_a_hidden_entry_is_not_found_by_the_tables_players(client, world, person, name):
+    client.force_login(world.users[person])
+    url = reverse(name, kwargs={"pk": world.hidden_entry.pk})
+    before = stored_state()
+    response = (
+        client.post(url, {"version": "1"}) if name.endswith("visibility") else client.get(url)
+    )
+    assert response.status_code == 404
+    assert HIDDEN_ENTRY_MARKER not in response.content.decode()
+    assert stored_state() == before
+
+
+def test_the_hidden_entry_is_the_gms_to_read(client, world):
+    client.force_login(world.users["gm"])
+    response = client.get(reverse("compendium_entry", kwargs={"pk": world.hidden_entry.pk}))
+    assert HIDDEN_ENTRY_MARKER in response.content.decode()
