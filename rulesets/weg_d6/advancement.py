@@ -17,7 +17,7 @@ from typing import Any
 from rulesets.core import InvalidEdit, Stage, resolve_settings
 from rulesets.core import ledger as plain
 from rulesets.core.ledger import LedgerFigures
-from rulesets.weg_d6 import costs, force, traits
+from rulesets.weg_d6 import costs, force, training, traits
 from rulesets.weg_d6.data import CURRENCY, EDITION_RE, FORCE_SKILL_LABELS
 from rulesets.weg_d6.settings import SETTINGS
 
@@ -227,3 +227,53 @@ def improvement_words(sheet: Mapping[str, Any], trait: str, rolled: costs.Attrib
     if rolled.improved:
         return f"{head}: improved"
     return f"{head}: no increase, {rolled.refund} {unit(sheet)} back"
+
+
+def training_of(
+    sheet: Mapping[str, Any],
+    trait: str,
+    points: int,
+    settings: Mapping[str, Any],
+    *,
+    taught: bool,
+    used_last_adventure: bool = False,
+    extra: int = 0,
+) -> training.Training | None:
+    """The training a purchase of `trait` for `points` needs (None when it needs none);
+    InvalidEdit when the extra points asked to shorten it are refused."""
+    rule = training.rule_for(sheet, trait, settings)
+    return training.training_for(
+        rule,
+        points,
+        taught=taught,
+        used_last_adventure=used_last_adventure,
+        extra=extra,
+        settings=settings,
+    )
+
+
+# The GM's cut of a training under way (the ledger keeps its length and minimum).
+cut_training = training.cut_short
+
+
+def training_offer(
+    sheet: Mapping[str, Any], trait: str, points: int, settings: Mapping[str, Any]
+) -> str:
+    """What a raise's training would be, for the price list: "4 days with a teacher, 8 days
+    alone; 1 day off per extra point, at least 1 day" ("" when it needs none)."""
+    rule = training.rule_for(sheet, trait, settings)
+    if rule is None:
+        return ""
+    taught = training.training_for(rule, points, taught=True, settings=settings)
+    alone = training.training_for(rule, points, taught=False, settings=settings)
+    if taught is None or alone is None:
+        return ""
+    both = f"{taught.length} with a teacher, {alone.length} alone"
+    words = taught.length if rule.fixed else both
+    if rule.waived_if_used:
+        words += "; none if used in the last adventure"
+    if rule.shortened_by_points:
+        step = training.length_words(rule.cut_per_point * training.DAYS_IN[rule.unit], rule.unit)
+        least = training.length_words(taught.minimum_days, taught.unit)
+        words += f"; {step} off per extra point, at least {least}"
+    return f"Training: {words} ({rule.source})"

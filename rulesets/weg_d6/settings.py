@@ -209,5 +209,25 @@ SETTINGS: tuple[Setting, ...] = (
         help="R&E sheets always roll: the new code against the GM's roll of the species maximum.",
         choices=(("no_roll", "No roll: the pip is bought"), ("roll", "Roll as in R&E")),
     ),
+    Setting(
+        "training_1e",
+        "1E: training time for raises other than learning the Force",
+        "none",
+        f"003:1762 and 003:1798 time only learning a Force skill or power; a time for other "
+        f"raises is {NOT_IN_SEEDS} for 1E (002:43-55 is R&E's)",
+        choices=(("none", "None: the pip is bought at once"), ("re", "R&E's times")),
+    ),
+    Setting(
+        "training_floor",
+        "Shortest a training may be cut to where the seed names no minimum",
+        "one_unit",
+        f"002:43, 002:798 and 003:1762 give a minimum only where points shorten the "
+        f"training; for the rest (attributes, advanced skills, Move) it is {NOT_IN_SEEDS}",
+        help="The GM may always mark a training done.",
+        choices=(
+            ("one_unit", "One day or one week, as the rule counts it"),
+            ("full", "Its full length: only the GM's 'done' ends it early"),
+        ),
+    ),
     *DICE_SETTINGS,
 )

@@ -80,3 +80,39 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character_id} {self.kind} {self.amount} {self.unit}"
+
+
+class Training(models.Model):
+    """The training a purchase needs (WEG, 002:43-59, 002:798, 003:1762, 003:1798), counted
+    in in-game days: the GM lets days pass, marks it done or cuts it short. Its length is
+    what the purchase recorded; what is left is computed, never stored."""
+
+    entry = models.OneToOneField(LedgerEntry, on_delete=models.CASCADE, related_name="training")
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="trainings")
+    trait_label = models.CharField(max_length=200)
+    # In-game days: the length after the extra points, before them, and the least the seed
+    # (or the reading where it names none) lets it be cut to.
+    days = models.PositiveIntegerField()
+    full_days = models.PositiveIntegerField()
+    minimum_days = models.PositiveIntegerField()
+    # Points spent only to shorten it (part of the purchase's amount).
+    extra = models.PositiveIntegerField(default=0)
+    # "day" or "week": how the seed counts it, for showing it.
+    unit = models.CharField(max_length=10)
+    taught = models.BooleanField(default=False)
+    explanation = models.CharField(max_length=500)
+    source = models.CharField(max_length=40)
+    days_done = models.PositiveIntegerField(default=0)
+    # Ended: its days passed, or the GM marked it done; with the GM's words when they did.
+    finished = models.BooleanField(default=False)
+    note = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.character_id} {self.trait_label} {self.days_done}/{self.days} days"
+
+    @property
+    def days_left(self) -> int:
+        return 0 if self.finished else max(0, self.days - self.days_done)

@@ -22,7 +22,7 @@ from django.db.models import QuerySet
 from rulesets.core import DieCode, InvalidEdit, RowKind, Stage, TraitRow, resolve_settings
 from rulesets.core.cost import Cost
 from rulesets.core.ledger import CARRIED_TRAIT, LedgerFigures
-from rulesets.core.parsing import clean_text, parse_whole
+from rulesets.core.parsing import YES, clean_text, parse_whole
 from rulesets.registry import get_ruleset
 from sheets.advancement.figures import (
     INCOME,
@@ -36,7 +36,7 @@ from sheets.advancement.figures import (
     may_award,
     unit_of,
 )
-from sheets.advancement.models import LedgerEntry
+from sheets.advancement.models import LedgerEntry, Training
 from sheets.characters.models import Character, Review
 from sheets.history.revisions import record_revision, revision_state
 from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
@@ -87,6 +87,8 @@ class Quote:
     refusal: str = ""
     # Why buying it waits for the GM's consent (an O.R.E. Force power or stunt, 001:L774).
     consent: str = ""
+    # The training it needs (WEG: days or weeks, with or without a teacher).
+    training: str = ""
 
     @property
     def buyable(self) -> bool:
@@ -175,12 +177,19 @@ def quotes(character: Character, known: LedgerFigures | None = None) -> list[Quo
             row.group,
             row.kind,
             consent=_consent_needed(advancement, sheet, key),
+            training=_training_offer(advancement, sheet, key, row.next_cost.amount, settings),
         )
         if quote.affordable:
             # Ask the engine as the purchase will: a raise it refuses gets no button.
             quote = replace(quote, refusal=_refusal(ruleset, advancement, sheet, quote, settings))
         found.append(quote)
     return found
+
+
+def _training_offer(advancement, sheet: dict, trait: str, points: int, settings: dict) -> str:
+    # Only WEG times its raises; the other systems' modules have no such rule.
+    offer = getattr(advancement, "training_offer", None)
+    return offer(sheet, trait, points, settings) if offer is not None else ""
 
 
 def _refusal(ruleset, advancement, sheet: dict, quote: Quote, settings: dict) -> str:
@@ -365,8 +374,14 @@ def purchase(
     teacher: Any = "",
     reason: Any = "",
     rng: random.Random | None = None,
+    used: Any = "",
+    extra: Any = "",
 ) -> LedgerEntry:
     """Buy one step of `trait` at the system's price, paid from the ledger's balance.
+
+    A WEG raise records the training it needs (taught when `teacher` names someone, none
+    for a skill `used` in the last adventure), shortened by `extra` points where the seed
+    allows it; those points are paid with the raise and come back with its undo.
 
     A WEG attribute makes its improvement roll here, on the server, with `rng` (the
     operating system's dice unless a test passes its own), and the roll goes to the log."""
@@ -388,8 +403,10 @@ def purchase(
             why_not = row.locked or f"{row.label} is at its highest and cannot be raised."
             raise LedgerRefused(why_not, "trait")
         name = ""
-        if advancement.needs_teacher(trait):
+        trains = hasattr(advancement, "training_of")
+        if advancement.needs_teacher(trait) or trains:
             name = _reason(teacher, required=False, field="teacher")[:TEACHER_MAX]
+        if advancement.needs_teacher(trait):
             # Taught or not decides the price (doubled alone); the sheet's own flag is kept.
             sheet["teacher"] = dict(sheet["teacher"], present=bool(name))
         old_value = _row_value(row)
@@ -398,9 +415,23 @@ def purchase(
             cost = ruleset.advance_cost(sheet, trait, new_value, settings)
         except InvalidEdit as refused:
             raise LedgerRefused(refused.message, "trait") from None
-        if cost.amount > known.balance:
+        trained = None
+        if trains:
+            trained = _training(
+                advancement,
+                sheet,
+                trait,
+                cost.amount,
+                settings,
+                taught=bool(name),
+                used=used,
+                extra=extra,
+            )
+        shortening = trained.extra if trained is not None else 0
+        if cost.amount + shortening > known.balance:
+            also = f" and {shortening} {cost.unit} to shorten the training" if shortening else ""
             raise LedgerRefused(
-                f"{cost.explanation}, but only {known.balance} {cost.unit} are left."
+                f"{cost.explanation}{also}, but only {known.balance} {cost.unit} are left."
                 f"{_held_note(character, known)}",
                 "trait",
             )
@@ -418,7 +449,7 @@ def purchase(
         to_shown = shown(after[trait]) if trait in after else str(new_value)
         line = {
             "kind": Kind.PURCHASE,
-            "amount": -cost.amount,
+            "amount": -(cost.amount + shortening),
             "trait_label": row.label,
             "from_value": from_shown,
             "to_value": to_shown,
@@ -443,14 +474,17 @@ def purchase(
                     **line,
                 )
         stored = advancement.without_earned(bought)
-        return _write(
+        paid = f"{cost.amount + shortening} {cost.unit}"
+        entry = _write(
             character,
             user,
-            f"Bought {row.label} {from_shown} → {to_shown} for {cost.amount} {cost.unit}",
+            f"Bought {row.label} {from_shown} → {to_shown} for {paid}",
             sheet=stored,
             trait=trait,
             **line,
         )
+        _start_training(entry, trained)
+        return entry
 
 
 def _consent_needed(advancement, sheet: dict, trait: str) -> str:
@@ -530,12 +564,17 @@ def pay_edit(
     new_value = _row_value_of(ruleset, bought, target, settings)
     rolled = _improvement_roll(advancement, sheet, target, new_value, amount, settings, rng)
     summary = f"Bought {label} {from_value} → {to_value} for {amount} {unit_of(character)}"
+    trained = None
     if rolled is not None:
         bought, line = _rolled(character, user, advancement, sheet, bought, target, line, rolled)
         if line["unchanged"]:
             summary = f"Tried {label} {from_value} → {to_value}: "
             summary += _words(advancement, sheet, target, rolled)
-    return _write(
+    if hasattr(advancement, "training_of") and not line.get("unchanged"):
+        # The sheet's buttons name no teacher: the sheet's own teacher flag says.
+        taught = bool(sheet.get("teacher", {}).get("present"))
+        trained = _training(advancement, sheet, target, amount, settings, taught=taught)
+    entry = _write(
         character,
         user,
         summary,
@@ -543,11 +582,142 @@ def pay_edit(
         trait=target,
         **line,
     )
+    _start_training(entry, trained)
+    return entry
 
 
 def _row_value_of(ruleset, sheet: dict, trait: str, settings: dict) -> int:
     row = next((r for r in ruleset.trait_rows(sheet, settings) if r.key == trait), None)
     return _row_value(row) if row is not None else 0
+
+
+# --- training (WEG: 002:43-59, 002:798, 003:1762, 003:1798) ----------------------------------
+
+EXTRA_MAX = 1000
+
+
+def _training(advancement, sheet, trait, points, settings, *, taught, used="", extra=""):
+    """The training a purchase needs, or a refusal beside the field at fault."""
+    text = str(extra or "").strip()
+    try:
+        count = (
+            0 if not text else parse_whole("extra", text, label="Extra points", maximum=EXTRA_MAX)
+        )
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, "extra") from None
+    was_used = str(used or "").strip().lower() in YES
+    try:
+        return advancement.training_of(
+            sheet,
+            trait,
+            points,
+            settings,
+            taught=taught,
+            used_last_adventure=was_used,
+            extra=count,
+        )
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, "extra") from None
+
+
+def _start_training(entry: LedgerEntry, trained) -> None:
+    if trained is None:
+        return
+    Training.objects.create(
+        entry=entry,
+        character_id=entry.character_id,
+        trait_label=entry.trait_label,
+        days=trained.days,
+        full_days=trained.full_days,
+        minimum_days=trained.minimum_days,
+        extra=trained.extra,
+        unit=trained.unit,
+        taught=trained.taught,
+        explanation=trained.explanation[:500],
+        source=trained.source[:40],
+    )
+
+
+def in_training(character: Character) -> QuerySet[Training]:
+    """What the character is training for now, oldest first."""
+    return (
+        Training.objects.filter(character=character, finished=False)
+        .select_related("entry")
+        .order_by("pk")
+    )
+
+
+TRAINING_DAYS_MAX = 3650
+
+
+def train(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    action: Any,
+    expected_version: int,
+    training_id: Any = "",
+    days: Any = "",
+    reason: Any = "",
+) -> list[Training]:
+    """The GM's in-game decisions on training (the owner's, off-table): `days` in-game days
+    pass for every training under way ("pass"), one training is marked done ("done"), or
+    one is cut short to `days` days, never below its minimum ("cut"). Returns the
+    trainings it changed."""
+    why = _reason(reason, required=False)
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        if not may_award(access, character):
+            raise LedgerRefused("At a table, only the GM decides how training goes.", "training")
+        chosen = str(action or "")
+        if chosen == "pass":
+            count = _days(days, minimum=1)
+            changed = list(in_training(character))
+            if not changed:
+                raise LedgerRefused("Nothing is in training.", "training")
+            for found in changed:
+                found.days_done = min(found.days, found.days_done + count)
+                found.finished = found.days_done >= found.days
+                if why:
+                    found.note = why
+            summary = f"{count} in-game day{'s' if count != 1 else ''} of training passed"
+        elif chosen in ("done", "cut"):
+            text = str(training_id or "").strip()
+            number = int(text) if text.isascii() and text.isdigit() and len(text) < 12 else 0
+            found = in_training(character).filter(pk=number).first()
+            if found is None:
+                raise LedgerRefused("No training under way under that number.", "training")
+            if chosen == "done":
+                found.finished = True
+                summary = f"GM marked the training for {found.trait_label} done"
+            else:
+                new = _days(days, minimum=0)
+                cut = advancement_for(character.system).cut_training
+                try:
+                    found.days = cut(found.days, found.minimum_days, found.unit, found.source, new)
+                except InvalidEdit as refused:
+                    raise LedgerRefused(refused.message, "days") from None
+                found.finished = found.days_done >= found.days
+                summary = f"GM cut the training for {found.trait_label} to {new} days"
+            found.note = why or found.note
+            changed = [found]
+        else:
+            raise LedgerRefused("Let days pass, mark a training done or cut it short.", "training")
+        before = revision_state(character)
+        character.version += 1
+        character.save(update_fields=["version", "updated_at"])
+        record_revision(character, user, f"{summary}: {why}" if why else summary, before)
+        Training.objects.bulk_update(changed, ["days", "days_done", "finished", "note"])
+        return changed
+
+
+def _days(raw: Any, *, minimum: int) -> int:
+    try:
+        return parse_whole(
+            "days", raw, label="In-game days", minimum=minimum, maximum=TRAINING_DAYS_MAX
+        )
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, "days") from None
 
 
 # --- the WEG attribute improvement roll (002:53) ----------------------------------------------
@@ -1283,6 +1453,10 @@ def _entry_pk(raw: Any) -> int:
 
 
 def _refund(character: Character, user: AbstractBaseUser, entry: LedgerEntry, why: str):
+    # A raise undone is no longer trained for.
+    Training.objects.filter(entry=entry, finished=False).update(
+        finished=True, note="Its purchase was undone"
+    )
     if entry.unchanged:
         # A failed improvement roll changed no value: only what it kept comes back.
         return _write(
@@ -1617,6 +1791,6 @@ def _next_adventure(character: Character, user: AbstractBaseUser) -> None:
 def entries(character: Character) -> QuerySet[LedgerEntry]:
     return (
         LedgerEntry.objects.filter(character=character)
-        .select_related("author", "undone_by")
+        .select_related("author", "undone_by", "training")
         .order_by("-created_at", "-pk")
     )

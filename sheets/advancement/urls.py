@@ -15,6 +15,7 @@ urlpatterns = [
     path("characters/<int:pk>/ledger/ask/", views.ledger_ask, name="ledger_ask"),
     path("characters/<int:pk>/ledger/consent/", views.ledger_consent, name="ledger_consent"),
     path("characters/<int:pk>/ledger/origin/", views.ledger_origin, name="ledger_origin"),
+    path("characters/<int:pk>/ledger/training/", views.ledger_training, name="ledger_training"),
     path(
         "characters/<int:pk>/ledger/correct-value/",
         views.ledger_correct_trait,

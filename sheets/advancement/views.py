@@ -83,6 +83,9 @@ def _ledger_page(
             else []
         ),
         "correctable": ledger.correctable(character) if may_award(access, character) else [],
+        # What the character trains for now (WEG), and whether purchases here train at all.
+        "trainings": list(ledger.in_training(character)),
+        "trains": hasattr(advancement_for(character.system), "training_of"),
         "error": refused.message if refused else "",
         # A refusal of a form this viewer is not shown is told at the top of the page.
         "error_form": form if form in _forms_shown(access, character) else "",
@@ -135,7 +138,7 @@ def _forms_shown(access: CharacterAccess, character: Character) -> set[str]:
     if access.owner:
         shown |= {"buy", "ask"}
     if may_award(access, character):
-        shown |= {"award", "correct", "correct_trait", "consent"}
+        shown |= {"award", "correct", "correct_trait", "consent", "training"}
     if access.gm and character.campaign_id is not None:
         shown.add("origin")
     return shown
@@ -211,6 +214,28 @@ def ledger_buy(request: HttpRequest, pk: int) -> HttpResponse:
             expected_version=_version(request),
             teacher=request.POST.get("teacher", ""),
             reason=request.POST.get("reason", ""),
+            used=request.POST.get("used", ""),
+            extra=request.POST.get("extra", ""),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_training(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM lets in-game days of training pass, marks a training done or cuts it short."""
+    return _act(
+        request,
+        pk,
+        "training",
+        lambda: ledger.train(
+            user=request.user,
+            character_id=pk,
+            action=request.POST.get("action", ""),
+            training_id=request.POST.get("training", ""),
+            days=request.POST.get("days", ""),
+            reason=request.POST.get("reason", ""),
+            expected_version=_version(request),
         ),
     )
 

@@ -30,6 +30,7 @@ from rulesets.weg_d6.data import (
 )
 from rulesets.weg_d6.force import counted_skills, learning_this_adventure
 from rulesets.weg_d6.traits import code_text as code
+from sheets.advancement.models import Training
 from sheets.characters.layouts.base import Field, Layout, Narrowed, Part, Section, changed_fields
 from sheets.characters.models import Character
 from sheets.characters.state import SheetState
@@ -139,7 +140,7 @@ class WegD6Layout(Layout):
             "Raises since the last adventure",
             body="rulesets/weg_d6/_interval.html",
             prefixes=("interval.",),
-            uses_extra=("weg_interval",),
+            uses_extra=("weg_interval", "weg_training"),
         ),
         # A multi-line box, which the shell's one-line text row would flatten: redrawing
         # the section whenever the text changes keeps it a box.
@@ -190,6 +191,7 @@ class WegD6Layout(Layout):
             "weg_power_options": _power_options(sheet, settings, play),
             "weg_power_trait": "advance.power.add" if play else "power.add",
             "weg_interval": _interval(sheet),
+            "weg_training": _training(character),
             "weg_description": sheet["info"]["description"],
             "weg_description_limit": DESCRIPTION_LIMIT,
             "weg_limits": WEAPON_LIMITS,
@@ -353,6 +355,24 @@ def _shown(trait: str, value: int) -> str:
     if trait.startswith("power.") or trait == "force.sensitive":
         return "yes" if value else "no"
     return code(value)
+
+
+def _training(character: Character) -> tuple[dict, ...]:
+    """What the character trains for now (the ledger's record, 002:43-59, 003:1762)."""
+    if character.pk is None:
+        return ()
+    found = Training.objects.filter(character_id=character.pk, finished=False).select_related(
+        "entry"
+    )
+    return tuple(
+        {
+            "label": training.trait_label,
+            "to": training.entry.to_value,
+            "left": training.days_left,
+            "days": training.days,
+        }
+        for training in found.order_by("pk")
+    )
 
 
 def _interval(sheet: Mapping[str, Any]) -> list[dict]:
