@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import Field, create_model
 
 from rulesets.core import InvalidSheet
+from rulesets.core.compendium import PickedFrom
 from rulesets.core.rows import Stage
 from rulesets.core.schema import (
     SheetModel,
@@ -95,6 +96,8 @@ class Info(SheetModel):
     virtue: text() = ""
     destiny_points: whole(*NUMBER_LIMITS["destiny_points"]) = 0
     experience: whole(*NUMBER_LIMITS["experience"]) = 0
+    # The compendium species or archetype `species` was picked from, if any (issue 26).
+    compendium: PickedFrom = None
 
 
 _ATTRIBUTE_GROUP_KEYS = [key for key, _ in ATTRIBUTE_GROUPS]
@@ -156,6 +159,7 @@ class Weapon(SheetModel):
     difficulty: whole(*WEAPON_DIFFICULTY_RANGE) = DEFAULT_WEAPON_DIFFICULTY
     rate: text(RATE_LIMIT) = ""
     damage: whole(*WEAPON_DAMAGE_RANGE) = 0
+    compendium: PickedFrom = None
 
 
 class ArmorRow(SheetModel):
@@ -167,6 +171,7 @@ class ArmorRow(SheetModel):
     rating: whole(1, max(ARMOR_RATING_RANGE[1], SHIELD_RATING_RANGE[1])) = 1
     lost: whole(0, max(ARMOR_RATING_RANGE[1], SHIELD_RATING_RANGE[1])) = 0
     worn: flag() = False
+    compendium: PickedFrom = None
 
 
 class Baseline(SheetModel):
