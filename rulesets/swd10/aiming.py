@@ -110,8 +110,8 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
         ),
     ),
 }
-# The seed notes vital organs need knowing where they are (L280): a Storyteller's check.
-VITALS_NOTE = "Aiming at vital organs needs knowing where they are (L280)."
+# L280: aiming at vital organs needs knowing where they lie, a Storyteller's check.
+VITALS_NOTE = "aiming at vital organs needs knowing where they lie"
 
 
 class UnknownAim(ValueError):

@@ -5,7 +5,11 @@ reading in DICE_SETTINGS, with the digest's proposal (Revised Storytelling, dige
 the default: whether 1s cancel successes, what a botch is, what a specialty does, and how a
 difficulty above 10 is rolled (L1450). Stated in the seed: the Path roll after a mistake
 (L120-126), Willpower's automatic success and where it may not be used (L181), untrained
-rolls (L193), initiative (L199-200) and wound penalties on dice pools (sheet L48-54, L1454).
+rolls (L193), initiative (L199-200) and wound penalties on dice pools (sheet L48-54, L1454);
+soak rolls for Stamina, armor and shields (L185-187, L220-230) and the armor's penalty on
+Dexterity-based rolls (L741, armor.py); aiming (L246-286, aiming.py); the Path roll's
+grades (L134-168, paths.py); Destiny points (L81-85) and current Power (L102-110) spent
+with a roll (spends.py) and multiple actions (L204).
 
 The odds are exact Fractions. A die either shows a 1, a blank or one or more successes;
 with "10s roll again" a die's successes have no upper bound, but their chances form a
@@ -301,6 +305,21 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
             "willpower", "Willpower", sheet["willpower"], "willpower", "Other", "L176", common
         )
     )
+    if sheet["power_current"] >= 1:
+        found.append(
+            _rollable(
+                "pool.power_contest",
+                "Current Power against a commoner's attack",
+                sheet["power_current"],
+                "contest",
+                "Other",
+                "L108-110",
+                common,
+                default_difficulty=resolve_settings(SETTINGS, settings)[
+                    spends.POWER_CONTEST_DIFFICULTY
+                ],
+            )
+        )
     for side, label in (("light_side", "Light side"), ("dark_side", "Dark side")):
         if sheet[side] >= 1:
             found.append(
@@ -381,6 +400,14 @@ def _path_side(rollable: Rollable) -> str:
     return rollable.fact("side", paths.LIGHT)
 
 
+def _held(side: str, value: int) -> str:
+    """The degree a Path's value holds (L134-168), said beside the roll after a mistake."""
+    if not 1 <= value <= len(paths.PATHS[side]):
+        return ""
+    held = paths.grade(side, value)
+    return f"Grade {held.grade} held: {held.degree}. "
+
+
 def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollOption, ...]:
     """The modifiers for one roll; what the sheet or the readings rule out is not offered."""
     settings = resolve_settings(DICE_SETTINGS, settings)
@@ -410,8 +437,9 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
                 "1",
                 choices=paths.choices(side),
                 source=f"L120, {paths.PATHS[side][0].source}-{paths.PATHS[side][-1].source[1:]}",
-                help="The deed that tests each grade of the table; the difficulty is the "
-                "current value − the grade + 6.",
+                help=_held(side, rollable.dice)
+                + "The deed that tests each grade; the difficulty is the current value − "
+                "the grade + 6.",
             )
         )
     else:
@@ -441,7 +469,7 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
                 source="L259"
                 if kind == "force"
                 else dict((t, s) for t, _l, s in aiming.TABLES)[table],
-                help="Only a Force ability with the Aiming descriptor may aim (L259)."
+                help="Only a Force ability with the Aiming descriptor may aim."
                 if kind == "force"
                 else "The damage dice go on the weapon's damage roll, aimed the same way.",
             )
@@ -557,7 +585,8 @@ def _soak_options(rollable: Rollable) -> list[RollOption]:
             minimum=0,
             maximum=MAX_POOL * 2,
             source="L220" if soaks == armor.SHIELD else ("L224" if soaks == armor.ARMOR else ""),
-            help="0 if not known. Armor and shields lose a point when the seed says (L220, L224).",
+            help="0 if not known. A shield that lets damage through, or armor that lets more "
+            "than its rating through, loses a point.",
         )
     )
     return found
@@ -584,7 +613,7 @@ def _spend_options(rollable: Rollable) -> list[RollOption]:
                     *((use, spends.DESTINY_SPENDS[use].label) for use in uses),
                 ),
                 source=", ".join(spends.DESTINY_SPENDS[use].source for use in uses),
-                help="Once a round (L81). Its successes count like Willpower's: no 1 cancels them.",
+                help="Once a round. Its successes count like Willpower's: no 1 cancels them.",
             )
         )
     power = rollable.fact("power_current", 0)
@@ -744,10 +773,10 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
         pool += attributes[chosen]
         if chosen == "dexterity" and rollable.fact("armor_penalty", 0):
             pool -= rollable.fact("armor_penalty")
-            notes.append(f"armor −{rollable.fact('armor_penalty')} dice (L741)")
+            notes.append(f"armor −{rollable.fact('armor_penalty')} dice")
     elif rollable.fact("armor_penalty", 0):
         pool -= rollable.fact("armor_penalty")
-        notes.append(f"armor −{rollable.fact('armor_penalty')} dice (L741)")
+        notes.append(f"armor −{rollable.fact('armor_penalty')} dice")
     pool += _number(options, "dice", 0, -MAX_BONUS_DICE, MAX_BONUS_DICE, "Bonus or penalty dice")
     aim = _aim(rollable, options)
     destiny = _destiny(rollable, options)
@@ -760,7 +789,7 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
         split = spends.penalty_after_power(declared, number, power)
         if spends.multiple_action_penalty(declared, number):
             pool -= split
-            notes.append(f"action {number} of {declared}: −{split} dice (L204)")
+            notes.append(f"action {number} of {declared}: −{split} dice")
     if kind == "damage":
         damage_dice = aim.damage_dice if aim else 0
         pool += damage_dice + power * spends.POWER_DAMAGE_PER_POINT
@@ -785,9 +814,7 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
         if soaks == "stamina":
             damage_type = options.get("damage_type", "lethal")
             if damage_type == "lethal" and not rollable.fact("hero"):
-                raise InvalidRoll(
-                    "damage_type", "A commoner's Stamina soaks bashing damage only (L187)."
-                )
+                raise InvalidRoll("damage_type", "A commoner's Stamina soaks bashing damage only.")
             auto += power * spends.POWER_SOAK_PER_POINT
         else:
             weapon = options.get("weapon", "other")
@@ -795,7 +822,7 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
                 raise InvalidRoll("weapon", "The attack's weapon: choose one of the list.")
             if soaks in armor.PIERCING[weapon]:
                 said = dict(armor.PIERCING_CHOICES)[weapon].split(" (")[0]
-                raise InvalidRoll("weapon", f"The {soaks} soaks nothing against {said} (L230).")
+                raise InvalidRoll("weapon", f"The {soaks} soaks nothing against {said}.")
         incoming = _number(options, "incoming", 0, 0, MAX_POOL * 2, "Damage successes to soak")
     pool = max(pool, 0)
     if pool > MAX_POOL:
@@ -1101,7 +1128,7 @@ def _spend_details(reading: Reading) -> list[str]:
     found = []
     if reading.destiny != spends.DESTINY_NONE:
         spend = spends.DESTINY_SPENDS[reading.destiny]
-        found.append(f"Destiny point: {spend.label} ({spend.source})")
+        found.append(f"Destiny point: {spend.label}")
     if reading.power:
         found.append(f"current Power spent: {reading.power}")
     return found
@@ -1112,12 +1139,13 @@ def _aim_details(rollable: Rollable, reading: Reading, net: int, won: bool) -> l
     if aim is None:
         return []
     if rollable.fact("kind") != "damage":
-        said = f"aimed at {aim.name}: {aim.difficulty:+d} difficulty ({aim.source})"
-        return [said + (f", {aim.damage_dice:+d} damage dice" if won else "")]
-    found = [f"aimed at {aim.name}: {aim.damage_dice:+d} damage dice ({aim.source})"]
+        said = f"aimed at {aim.name}: {aim.difficulty:+d} difficulty"
+        said += f", {aim.damage_dice:+d} damage dice" if won else ""
+        return [said] + ([aiming.VITALS_NOTE] if aim.key == "vitals" else [])
+    found = [f"aimed at {aim.name}: {aim.damage_dice:+d} damage dice"]
     hit = aiming.effect(aim.key, net)
     if hit is not None:
-        found.append(f"{aim.name}, {net} damage: {hit.text} ({hit.source})")
+        found.append(f"{aim.name}, {net} damage: {hit.text}")
     return found
 
 

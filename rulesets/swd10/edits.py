@@ -10,7 +10,8 @@ name), "language.<i>.read" / ".write" (yes or no), "language.<i>.remove", "techn
 ("firearms|blaster_pistols" or "melee|special_weapons|vibro-axe"), "technique.<i>.remove",
 "weapon.add" (raw: the name), "weapon.<i>.name" / ".difficulty" / ".rate" / ".damage",
 "weapon.<i>.remove", "armor.add" ("armor|name" or "shield|name"), "armor.<i>.name" / ".rating" /
-".lost" / ".worn" / ".remove". Row numbers <i> count from 0; messages count them from 1.
+".lost" / ".worn" / ".remove", "destiny.refill" (a Destiny point spent to refill current
+Willpower, L93). Row numbers <i> count from 0; messages count them from 1.
 """
 
 from __future__ import annotations
@@ -301,6 +302,17 @@ def _edit_armor(sheet: dict, trait: str, raw_index: str, field: str, raw: Any) -
         raise _not_a_trait(trait)
 
 
+def _refill_willpower(sheet: dict, trait: str) -> None:
+    """L93: once a scene a Destiny point refills current Willpower (the scene is the
+    table's to count)."""
+    if sheet["info"]["destiny_points"] < 1:
+        raise InvalidEdit(trait, "No Destiny point left to spend.")
+    if sheet["willpower_current"] >= sheet["willpower"]:
+        raise InvalidEdit(trait, "Current Willpower is already full.")
+    sheet["info"]["destiny_points"] -= 1
+    sheet["willpower_current"] = sheet["willpower"]
+
+
 def _purchasable(sheet: Mapping[str, Any]) -> dict:
     """The parts of a sheet XP pays for, as creation leaves them (the baseline)."""
     return copy.deepcopy(
@@ -402,6 +414,8 @@ def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping
         _add_weapon(new, trait, raw)
     elif section == "weapon" and tail in ("name", "difficulty", "rate", "damage", "remove"):
         _edit_weapon(new, trait, head, tail, raw)
+    elif trait == "destiny.refill":
+        _refill_willpower(new, trait)
     elif trait == "armor.add":
         _add_armor(new, trait, raw)
     elif section == "armor" and tail in ("name", "rating", "lost", "worn", "remove"):

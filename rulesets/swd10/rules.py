@@ -8,6 +8,7 @@ between the sheet and its baseline, computed on every check and never stored.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rulesets.core import (
@@ -25,7 +26,7 @@ from rulesets.core import (
 )
 from rulesets.core.parsing import ROW_NUMBER
 from rulesets.core.stage import STAGE_CHOICES, STAGE_TRAIT
-from rulesets.swd10 import armor, spends, xp
+from rulesets.swd10 import armor, paths, spends, xp
 from rulesets.swd10.data import (
     ABILITIES,
     ABILITY_BY_SLUG,
@@ -200,6 +201,7 @@ _SIMPLE_LABELS = {
     "technique.add": "New technique",
     "weapon.add": "New weapon",
     "armor.add": "New armor or shield",
+    "destiny.refill": "Destiny point: current Willpower refilled",
 }
 _ROW_NOUNS = {
     "merit": "Merit or flaw",
@@ -1024,7 +1026,16 @@ class _Rows:
             stored, low, high = numbers[key]
             floor = floor_in_play(sheet, "willpower", "") if key == "willpower" else 0
             extra = {"locked": creation_lock(sheet, key)}
+            if key.startswith("side.") and sheet[stored] >= 1:
+                # The grade held, read from the side's table (L134-168).
+                held = paths.grade(stored, min(sheet[stored], len(paths.PATHS[stored])))
+                extra["note"] = f"{_STORYTELLER[key][1]} Grade {held.grade}: {held.degree}."
             self.dots(key, "other", sheet[stored], low, high, floor=floor, **extra)
+            if "note" in extra:  # the Storyteller's line, then the table's
+                grade_source = paths.grade(stored, min(sheet[stored], 10)).source
+                self.rows[-1] = replace(
+                    self.rows[-1], source=f"{self.rows[-1].source}, 000:{grade_source}"
+                )
         for key in ("power_current", "willpower_current", "health"):
             stored, low, high = numbers[key]
             extra = {"locked": creation_lock(sheet, key)}

@@ -69,6 +69,9 @@ def penalty_after_power(declared: int, number: int, points: int) -> int:
     return max(multiple_action_penalty(declared, number) - points * POWER_ACTIONS_PER_POINT, 0)
 
 
+# L108: a commoner's attack on a hero meets the hero's current Power roll, its difficulty
+# unsaid.
+POWER_CONTEST_DIFFICULTY = "power_contest_difficulty"
 # Which rolls are "combat rolls" for a Destiny point's three successes (L83) is not said.
 DESTINY_COMBAT_ROLLS = "destiny_combat_rolls"
 COMBAT_ABILITIES = frozenset(
@@ -86,5 +89,15 @@ SETTINGS: tuple[Setting, ...] = (
             ("attacks_and_evasions", "Firearms, Melee, Brawl, evasions, Force and damage"),
             ("any_action", "any action roll: the player says it is one in combat"),
         ),
+    ),
+    Setting(
+        key=POWER_CONTEST_DIFFICULTY,
+        label="Current Power against a commoner's attack",
+        default=6,
+        source="L108 gives no difficulty; digest §6.1 proposes 6",
+        help="The difficulty the hero's current Power is rolled at; its successes come off "
+        "the attack's.",
+        minimum=2,
+        maximum=10,
     ),
 )

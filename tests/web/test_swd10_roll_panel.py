@@ -115,5 +115,22 @@ def test_a_lightsaber_is_refused_on_the_armor_soak(client, player, hero):
     client.force_login(player)
     response = client.post(url(hero, "soak.armor"), {"weapon": "lightsaber", "campaign": ""})
     assert response.status_code == 400
-    assert "soaks nothing against a lightsaber (L230)" in response.content.decode()
+    assert "The armor soaks nothing against a lightsaber." in response.content.decode()
     assert not RollEntry.objects.exists()
+
+
+def test_a_destiny_point_refills_current_willpower_from_the_sheet(client, player, hero):
+    client.force_login(player)
+    sheet_url = reverse("character_sheet", args=[hero.pk])
+    assert "refill current Willpower" not in client.get(sheet_url).content.decode()  # full
+    hero.sheet["willpower_current"] = 1
+    hero.save(update_fields=["sheet"])
+    page = client.get(sheet_url).content.decode()
+    assert 'value="destiny.refill=yes"' in page and "000:L93" in page
+    client.post(
+        reverse("character_edit", args=[hero.pk]),
+        {"version": hero.version, "edit": "destiny.refill=yes"},
+        headers=HTMX,
+    )
+    hero.refresh_from_db()
+    assert hero.sheet["willpower_current"] == 3 and hero.sheet["info"]["destiny_points"] == 1

@@ -377,7 +377,7 @@ class Swd10Layout(Layout):
             prefixes=("technique.",),
             uses_extra=("techniques",),
         ),
-        Section("other", "Other", body=_BODIES + "_other.html", uses_extra=("standing",)),
+        Section("other", "Other", body=_BODIES + "_other.html", uses_extra=("standing", "refill")),
         Section("health", "Health", body=_BODIES + "_health.html", uses_extra=("health",)),
         Section(
             "experience",
@@ -408,6 +408,10 @@ class Swd10Layout(Layout):
             "technique_choices": TECHNIQUE_CHOICES,
             "health": _health(sheet, derived),
             "standing": (derived["alignment"], derived["alignment_effects"]),
+            # L93: a Destiny point refills current Willpower, offered when it has room.
+            "refill": sheet["stage"] == "play"
+            and sheet["info"]["destiny_points"] > 0
+            and sheet["willpower_current"] < sheet["willpower"],
             "experience": Experience(
                 derived["xp_available"],
                 derived["xp_spent"],
