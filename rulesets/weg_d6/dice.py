@@ -29,7 +29,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from rulesets.core.diecode import DieCode
+from rulesets.core.diecode import DieCode, DieCodeError
 from rulesets.core.rolls import (
     Bar,
     Beside,
@@ -243,7 +243,50 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
     for slug in FORCE_SKILL_SLUGS:
         if sheet["force"][slug]:
             found.append(make(f"force.{slug}", sheet["force"][slug], "The Force", ""))
+    found.extend(_damage_rollables(sheet, common))
     return tuple(found)
+
+
+def weapon_damage_pips(sheet: Mapping[str, Any], damage: str) -> int | None:
+    """A weapon row's damage in pips: its code, or Strength plus it ("STR+1D", 003:2350);
+    None for a row whose damage is blank or not a code."""
+    text = damage.strip().upper()
+    base = 0
+    if text.startswith("STR"):
+        base, text = sheet["attributes"]["strength"], text[3:]
+    try:
+        pips = base + DieCode.parse(text).total_pips
+    except DieCodeError:
+        return None
+    return pips if pips > 0 else None
+
+
+def _damage_rollables(sheet: Mapping[str, Any], common: Mapping[str, Any]) -> list[Rollable]:
+    """Each weapon row's damage (issue 26: a compendium weapon's code rolls). The Wild Die
+    rolls with damage too (002:424). A wound takes dice off an action, not off the weapon's
+    damage, and no Character Points are spent on it (002:483 prices a skill or attribute
+    use); one who cannot act makes no attack to roll damage for."""
+    facts = common | {
+        "wound_dice": 0,
+        "character_points": 0,
+        "purposes": ("use",),
+        "specialization": False,
+    }
+    found = []
+    for index, weapon in enumerate(sheet.get("weapons", [])):
+        pips = weapon_damage_pips(sheet, weapon["damage"])
+        if pips is not None:
+            found.append(
+                Rollable(
+                    f"weapon.{index}.damage",
+                    f"{weapon['name']}: damage",
+                    pips,
+                    tuple(sorted(facts.items())),
+                    "Weapons",
+                    "003:2350",
+                )
+            )
+    return found
 
 
 # --- the options a player sets --------------------------------------------------------------

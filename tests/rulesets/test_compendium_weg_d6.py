@@ -211,3 +211,16 @@ def test_an_unknown_kind_or_invalid_data_is_refused_by_field():
     with pytest.raises(InvalidEntry) as refused:
         pick(blank(), "weapon", {"name": "X", "damage": "4D"})
     assert list(refused.value.errors) == ["damage"]
+
+
+@pytest.mark.parametrize(
+    ("form", "pips"),
+    [({"damage": "4D"}, 12), ({"damage": "1D+1", "adds_strength": "on"}, 6 + 4)],
+)
+def test_a_picked_weapons_damage_rolls_with_the_wild_die_and_no_wound_dice(form, pips):
+    sheet = pick(blank(), "weapon", entry("weapon", name="Blade", **form))
+    sheet["wound"] = "wounded"
+    damage = next(r for r in weg_d6.rollables(sheet, SETTINGS) if r.key == "weapon.0.damage")
+    assert damage.dice == pips  # Strength 2D on a blank sheet, plus the code
+    assert damage.fact("wound_dice") == 0
+    assert damage.label == "Blade: damage"
