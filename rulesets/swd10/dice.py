@@ -601,21 +601,22 @@ def _spend_options(rollable: Rollable) -> list[RollOption]:
         for use in rollable.fact("destiny_uses", ())
         if use != spends.DESTINY_WOUNDS or rollable.fact("wound_penalty", 0)
     ]
-    if rollable.fact("destiny_points", 0) > 0 and uses:
-        found.append(
-            RollOption(
-                "destiny",
-                "Spend a Destiny point",
-                "choice",
-                spends.DESTINY_NONE,
-                choices=(
-                    (spends.DESTINY_NONE, "no"),
-                    *((use, spends.DESTINY_SPENDS[use].label) for use in uses),
-                ),
-                source=", ".join(spends.DESTINY_SPENDS[use].source for use in uses),
-                help="Once a round. Its successes count like Willpower's: no 1 cancels them.",
+    if rollable.fact("destiny_points", 0) > 0:
+        # One flag per use: a form that asks for one the sheet no longer offers (its last
+        # point went since the page was drawn) is refused as any spend is (ROLL_SPENDS).
+        for use in uses:
+            spend = spends.DESTINY_SPENDS[use]
+            found.append(
+                RollOption(
+                    spends.destiny_option(use),
+                    f"Spend a Destiny point: {spend.label}",
+                    "flag",
+                    False,
+                    source=spend.source,
+                    help="One a round, for one of its uses."
+                    + (" Its successes no 1 cancels." if spend.successes else ""),
+                )
             )
-        )
     power = rollable.fact("power_current", 0)
     if power <= 0:
         return found
@@ -722,15 +723,18 @@ def _aim(rollable: Rollable, options: Mapping[str, Any]) -> aiming.Location | No
 
 
 def _destiny(rollable: Rollable, options: Mapping[str, Any]) -> spends.DestinySpend | None:
-    chosen = options.get("destiny", spends.DESTINY_NONE)
-    if chosen == spends.DESTINY_NONE:
+    """The Destiny point's use a roll's options name, if any (L81: one a round)."""
+    chosen = [use for use in spends.DESTINY_SPENDS if options.get(spends.destiny_option(use))]
+    if not chosen:
         return None
-    spend = spends.DESTINY_SPENDS.get(chosen)
-    if spend is None or chosen not in rollable.fact("destiny_uses", ()):
-        raise InvalidRoll("destiny", "A Destiny point cannot buy that on this roll.")
+    field = spends.destiny_option(chosen[0])
+    if len(chosen) > 1:
+        raise InvalidRoll(field, "One Destiny point a round: choose one of its uses.")
+    if chosen[0] not in rollable.fact("destiny_uses", ()):
+        raise InvalidRoll(field, "A Destiny point cannot buy that on this roll.")
     if rollable.fact("destiny_points", 0) < 1:
-        raise InvalidRoll("destiny", "No Destiny point left to spend.")
-    return spend
+        raise InvalidRoll(field, "No Destiny point left to spend.")
+    return spends.DESTINY_SPENDS[chosen[0]]
 
 
 def _power(rollable: Rollable, options: Mapping[str, Any]) -> tuple[str, int]:
@@ -1176,6 +1180,10 @@ def _wears_down(rollable: Rollable, incoming: int, net: int) -> bool:
 ROLL_SPENDS: dict[str, str] = {
     "willpower": "No Willpower left to spend on this roll.",
     "ignore_wounds": "No Willpower left to spend on this roll.",
+    **{
+        spends.destiny_option(use): "No Destiny point left to spend on this roll."
+        for use in spends.DESTINY_SPENDS
+    },
     "power_damage": "No current Power left to spend on this roll.",
     "power_actions": "No current Power left to spend on this roll.",
     "power_soak": "No current Power left to spend on this roll.",
@@ -1193,7 +1201,7 @@ def roll_edits(rollable: Rollable, options: Mapping[str, Any], result: RollResul
     if spent:
         current = rollable.fact("willpower_current", 0)
         edits["willpower_current"] = str(max(current - spent, 0))
-    if options.get("destiny", spends.DESTINY_NONE) != spends.DESTINY_NONE:
+    if any(options.get(spends.destiny_option(use)) for use in spends.DESTINY_SPENDS):
         edits["info.destiny_points"] = str(max(rollable.fact("destiny_points", 0) - 1, 0))
     power = sum(
         int(options.get(key) or 0) for key in ("power_damage", "power_actions", "power_soak")

@@ -39,6 +39,13 @@ DESTINY_SPENDS: dict[str, DestinySpend] = {
         DESTINY_WOUNDS, "ignore wound penalties this round", 0, True, "L85"
     ),
 }
+
+
+def destiny_option(use: str) -> str:
+    """The roll option that spends a Destiny point on `use` ("destiny_successes")."""
+    return f"destiny_{use}"
+
+
 # Uses of a Destiny point that are no roll's (L86-94): listed so the sheet can say so.
 DESTINY_ELSEWHERE: tuple[tuple[str, str], ...] = (
     ("take an ally's damage within 1.5 m", "L86"),

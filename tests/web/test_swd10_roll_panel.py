@@ -40,7 +40,7 @@ def test_an_attack_offers_aiming_destiny_and_power_with_their_sources(client, pl
     client.force_login(player)
     page = client.get(url(hero, "abil.firearms")).content.decode()
     assert 'name="aim"' in page and "Head / neck: +3 difficulty, +4 dice" in page
-    assert 'name="destiny"' in page and "+3 successes on a combat roll" in page
+    assert 'name="destiny_successes"' in page and "+3 successes on a combat roll" in page
     assert 'name="power_actions"' in page
     assert "L248-259" in page and "L105" in page
 
@@ -75,13 +75,23 @@ def test_a_destiny_point_spent_on_an_attack_is_written_with_the_roll(
     settings.DICE_SEED = 7
     client.force_login(player)
     response = client.post(
-        url(hero, "abil.firearms"), {"destiny": "successes", "campaign": ""}, headers=HTMX
+        url(hero, "abil.firearms"), {"destiny_successes": "yes", "campaign": ""}, headers=HTMX
     )
     assert response.status_code == 200
     entry = RollEntry.objects.get()
     assert "Spend a Destiny point: +3 successes on a combat roll" in entry.modifiers
     hero.refresh_from_db()
     assert hero.sheet["info"]["destiny_points"] == 1
+
+
+def test_a_destiny_point_gone_since_the_page_was_drawn_is_refused(client, player, hero):
+    client.force_login(player)
+    hero.sheet["info"]["destiny_points"] = 0
+    hero.save(update_fields=["sheet"])
+    response = client.post(url(hero, "abil.firearms"), {"destiny_successes": "yes", "campaign": ""})
+    assert response.status_code == 400
+    assert "No Destiny point left to spend on this roll." in response.content.decode()
+    assert not RollEntry.objects.exists()
 
 
 def test_power_spent_on_the_stamina_soak_comes_off_current_power(client, player, hero, settings):

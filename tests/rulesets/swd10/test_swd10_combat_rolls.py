@@ -229,7 +229,7 @@ def test_a_destiny_point_adds_three_successes_to_an_attack_and_is_written_with_t
     made = sheet()
     made["info"]["destiny_points"] = 2
     target = rollable(made, "abil.firearms")
-    options = parsed(target, destiny=spends.DESTINY_SUCCESSES, needed=3)
+    options = parsed(target, destiny_successes="yes", needed=3)
     assert swd10.odds(target, options).success == 1  # L83: three successes that no 1 cancels
     result = swd10.roll(target, options, random.Random(1))
     assert any("Destiny point: +3 successes" in d for d in result.details)
@@ -240,22 +240,32 @@ def test_a_destiny_point_adds_five_successes_to_initiative_only_there():
     made = sheet()
     made["info"]["destiny_points"] = 1
     initiative = rollable(made, "pool.initiative")
-    choices = dict({o.key: o for o in swd10.roll_options(initiative, DEFAULTS)}["destiny"].choices)
-    assert list(choices) == ["none", spends.DESTINY_INITIATIVE]
-    options = parsed(initiative, destiny=spends.DESTINY_INITIATIVE, needed=5)
+    offered = [
+        o.key for o in swd10.roll_options(initiative, DEFAULTS) if o.key.startswith("destiny")
+    ]
+    assert offered == ["destiny_initiative"]
+    options = parsed(initiative, destiny_initiative="yes", needed=5)
     assert swd10.odds(initiative, options).success == 1  # L84
     with pytest.raises(InvalidRoll):
-        parsed(rollable(made, "abil.firearms"), destiny=spends.DESTINY_INITIATIVE)
+        swd10.odds(rollable(made, "abil.firearms"), READINGS | {"destiny_initiative": True})
+
+
+def test_one_destiny_point_a_roll_buys_one_use():
+    made = sheet(health_marked=2)
+    made["info"]["destiny_points"] = 2
+    target = rollable(made, "abil.firearms")
+    with pytest.raises(InvalidRoll, match="choose one of its uses"):
+        swd10.odds(target, parsed(target, destiny_successes="yes", destiny_wounds="yes"))
 
 
 def test_which_rolls_are_combat_rolls_is_a_reading():
     made = sheet()
     made["info"]["destiny_points"] = 1
     alertness = rollable(made, "abil.alertness")
-    assert "destiny" not in {o.key for o in swd10.roll_options(alertness, DEFAULTS)}
+    assert "destiny_successes" not in {o.key for o in swd10.roll_options(alertness, DEFAULTS)}
     wide = resolve_settings(swd10.SETTINGS, {spends.DESTINY_COMBAT_ROLLS: "any_action"})
     alertness = rollable(made, "abil.alertness", wide)
-    assert "destiny" in {o.key for o in swd10.roll_options(alertness, wide)}
+    assert "destiny_successes" in {o.key for o in swd10.roll_options(alertness, wide)}
 
 
 def test_a_destiny_point_lifts_wound_penalties_like_willpower():
@@ -263,15 +273,15 @@ def test_a_destiny_point_lifts_wound_penalties_like_willpower():
     made["info"]["destiny_points"] = 1
     target = rollable(made, "attr.strength")
     hurt = swd10.odds(target, parsed(target))
-    spared = swd10.odds(target, parsed(target, destiny=spends.DESTINY_WOUNDS))
+    spared = swd10.odds(target, parsed(target, destiny_wounds="yes"))
     assert hurt.question.startswith("0 dice") and spared.question.startswith("2 dice")  # L85
 
 
 def test_no_destiny_point_left_offers_none_and_refuses_one():
     target = rollable(sheet(), "abil.firearms")
-    assert "destiny" not in {o.key for o in swd10.roll_options(target, DEFAULTS)}
+    assert not [o for o in swd10.roll_options(target, DEFAULTS) if o.key.startswith("destiny")]
     with pytest.raises(InvalidRoll, match="No Destiny point left"):
-        swd10.odds(target, READINGS | {"destiny": spends.DESTINY_SUCCESSES})
+        swd10.odds(target, READINGS | {"destiny_successes": True})
 
 
 @pytest.mark.parametrize(
