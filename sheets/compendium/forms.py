@@ -50,10 +50,13 @@ class ShownField:
 
 
 def shown_fields(kind: EntryKind, data: Mapping) -> list[ShownField]:
-    """The entry read back field by field, as its form would show it (empty ones left out)."""
+    """The entry read back field by field, as its form would show it (empty ones left out,
+    and the name, which heads the page)."""
     values = entry_to_form(kind, data)
     shown = []
     for field in form_fields(kind):
+        if field.name == "name":
+            continue
         value = values.get(field.name, "")
         if field.widget == "checkbox":
             value = "Yes" if value else "No"

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
+from rulesets.core.compendium import find_kind, form_fields
+from rulesets.registry import get_ruleset
+from sheets.campaigns.management.commands.load_demo import DEMO_ENTRIES
 from sheets.campaigns.models import Campaign
 from sheets.compendium.models import CompendiumEntry
 
@@ -32,3 +35,12 @@ def test_a_demo_book_loaded_before_its_entries_existed_gets_them(client):
     CompendiumEntry.objects.all().delete()
     call_command("load_demo")
     assert CompendiumEntry.objects.filter(example=True).count() == 19
+
+
+def test_every_field_the_demo_fills_is_one_its_kind_has():
+    # A form reader ignores inputs a kind does not have: a renamed field would leave the
+    # demo's entry silently without it.
+    for system, entries in DEMO_ENTRIES.items():
+        for kind_key, form in entries:
+            kind = find_kind(get_ruleset(system).COMPENDIUM_KINDS, kind_key)
+            assert set(form) <= {field.name for field in form_fields(kind)}, (system, kind_key)

@@ -5,12 +5,18 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from rulesets.core.compendium import find_kind, form_fields
+from rulesets.registry import get_ruleset
 from sheets.campaigns.models import Membership, Role
 from sheets.compendium.models import CompendiumEntry
 from sheets.compendium.services import entry_create, entry_set_hidden
 from tests.compendium.conftest import weapon
 
 pytestmark = pytest.mark.django_db
+
+
+def _kind(key: str):
+    return find_kind(get_ruleset("swd10").COMPENDIUM_KINDS, key)
 
 
 def _browse(book, **query):
@@ -62,7 +68,8 @@ def test_the_add_page_asks_for_a_kind_then_draws_its_form_with_limits(client, gm
     url = reverse("compendium_entry_new", args=[book.key])
     assert "?kind=weapon" in client.get(url).content.decode()
     form = client.get(url, {"kind": "weapon"}).content.decode()
-    assert 'name="name"' in form and 'maxlength="80"' in form
+    limits = {field.name: field.max_length for field in form_fields(_kind("weapon"))}
+    assert 'name="name"' in form and f'maxlength="{limits["name"]}"' in form
     assert 'name="difficulty"' in form and 'min="' in form and 'max="' in form
     assert 'name="description"' in form and 'maxlength="2000"' in form
 
@@ -229,3 +236,20 @@ def test_someone_elses_personal_book_cannot_be_named(client, player, other_playe
     # "mine-swd10" is always the visitor's own book: theirs is empty.
     page = client.get(reverse("compendium_browse", args=["mine-swd10"])).content.decode()
     assert "Heavy repeater" not in page
+
+
+def test_the_copy_page_offers_the_rulebook_name_to_change(client, gm, book):
+    client.force_login(gm)
+    url = reverse("compendium_copy", args=[book.key])
+    page = client.get(url, {"source": "seed:merit:acute_senses"}).content.decode()
+    assert 'value="Acute Senses"' in page and "000:L328" in page
+    response = client.post(url, {"source": "seed:merit:acute_senses", "name": "Keen Senses"})
+    assert response.status_code == 302
+    assert CompendiumEntry.objects.get().data["lowest"] == 1
+
+
+def test_an_entry_page_shows_its_fields_without_repeating_its_name(client, gm, repeater):
+    client.force_login(gm)
+    page = client.get(reverse("compendium_entry", args=[repeater.pk])).content.decode()
+    assert "<dt>Damage</dt><dd>4</dd>" in page
+    assert "<dt>Name</dt>" not in page

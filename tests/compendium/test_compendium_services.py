@@ -67,9 +67,7 @@ def test_a_name_the_book_has_for_that_kind_is_refused_whatever_its_case(gm, book
 def test_the_same_name_may_be_another_kinds_or_another_books(
     gm, other_gm, book, other_table, repeater
 ):
-    entry_create(
-        user=gm, book=book, kind="npc_template", data={"name": "Heavy repeater", "notes": []}
-    )
+    entry_create(user=gm, book=book, kind="npc_template", data={"name": "Heavy repeater"})
     other = Book(system="swd10", campaign=other_table)
     entry_create(user=other_gm, book=other, kind="weapon", data=weapon())
     assert CompendiumEntry.objects.filter(name="Heavy repeater").count() == 3

@@ -74,7 +74,7 @@ DEMO_ENTRIES = {
             {
                 "name": "Dock enforcer",
                 "description": "Muscle a crime boss posts at a landing bay.",
-                "notes": "Strength 3, Brawl 2\nWits 2, Alertness 2",
+                "traits": "Strength 3\nBrawl 2\nWits 2\nAlertness 2",
             },
         ),
         (
