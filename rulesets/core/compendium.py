@@ -34,7 +34,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from rulesets.core.diecode import DieCode
-from rulesets.core.edits import InvalidEdit
+from rulesets.core.edits import InvalidEdit, copy_sheet
 from rulesets.core.parsing import (
     TEXT_LIMIT,
     clean_text,
@@ -382,6 +382,36 @@ def picked_list(most: int) -> Any:
 def compendium_ref(kind: str, ref: str, version: int) -> dict:
     """The `compendium` member a pick writes on the picked item."""
     return CompendiumRef(kind=kind, ref=ref, version=version).model_dump(mode="json")
+
+
+def refresh_marked(
+    sheet: Mapping[str, Any],
+    kind: str,
+    ref: str,
+    version: int,
+    update: Callable[[dict], None] | None,
+) -> dict:
+    """A copy of the sheet in which every item picked from entry (kind, ref) is brought to
+    `version`: `update(item)` rewrites the item's snapshot, then its mark names the new
+    version. With `update` None (a kind copied once, a template's fill) nothing changes."""
+    copied = copy_sheet(dict(sheet))
+    if update is None:
+        return copied
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            mark = value.get("compendium")
+            if isinstance(mark, Mapping) and mark.get("kind") == kind and mark.get("ref") == ref:
+                update(value)
+                value["compendium"] = compendium_ref(kind, ref, version)
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    walk(copied)
+    return copied
 
 
 def find_refs(sheet: Any) -> list[tuple[str, str, int]]:

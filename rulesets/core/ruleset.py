@@ -120,6 +120,20 @@ class Ruleset(Protocol):
     def entry_refs(self, sheet: Sheet) -> list[tuple[str, str, int]]:
         """Return (kind, ref, version) of every compendium entry the sheet uses."""
 
+    def refresh_entry(
+        self,
+        sheet: Sheet,
+        kind: str,
+        ref: str,
+        version: int,
+        data: Mapping[str, Any],
+        settings: Settings,
+    ) -> dict:
+        """Return the sheet with every item picked from entry `ref` brought to this version
+        of it (`check` of the result against `check` of the sheet says what a GM's change
+        breaks); a kind copied once (a template's fill) changes nothing. Or raise
+        InvalidEntry."""
+
 
 CONTRACT = (
     "blank_sheet",
@@ -139,4 +153,5 @@ CONTRACT = (
     "builtin_entries",
     "pick_entry",
     "entry_refs",
+    "refresh_entry",
 )

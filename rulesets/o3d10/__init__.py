@@ -10,7 +10,13 @@ from rules.trait_rows. The exact odds of the roll live in dice.py and are export
 
 from __future__ import annotations
 
-from rulesets.o3d10.compendium import COMPENDIUM_KINDS, builtin_entries, entry_refs, pick_entry
+from rulesets.o3d10.compendium import (
+    COMPENDIUM_KINDS,
+    builtin_entries,
+    entry_refs,
+    pick_entry,
+    refresh_entry,
+)
 from rulesets.o3d10.data import SETTINGS
 from rulesets.o3d10.dice import (
     DICE_READINGS,
@@ -70,6 +76,7 @@ __all__ = [
     "kept_counts",
     "odds",
     "pick_entry",
+    "refresh_entry",
     "roll",
     "roll_edits",
     "roll_options",

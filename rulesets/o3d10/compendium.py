@@ -30,9 +30,10 @@ from rulesets.core.compendium import (
     named_number_lines,
     normal_builtins,
     number,
+    refresh_marked,
     validate_entry,
 )
-from rulesets.core.edits import InvalidEdit, copy_sheet
+from rulesets.core.edits import InvalidEdit, InvalidSheet, copy_sheet
 from rulesets.o3d10.data import (
     ALTERATION_BASE_DC,
     ARMORS,
@@ -256,3 +257,35 @@ _PICKS = {
     "npc_template": _pick_npc_template,
 }
 assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}
+
+
+_REFRESH = {
+    "weapon": lambda item, entry: item.update(
+        name=entry["name"], kind=entry["kind"], damage=entry["damage"]
+    ),
+    "armor": lambda item, entry: item.update(name=entry["name"], absorption=entry["absorption"]),
+}
+KINDS_COPIED_ONCE = ("force_technique", "npc_template")
+
+
+def refresh_entry(
+    sheet: Mapping[str, Any],
+    kind: str,
+    ref: str,
+    version: int,
+    data: Mapping[str, Any],
+    settings: Mapping[str, Any],
+) -> dict:
+    """Return the sheet with every item picked from entry `ref` brought to this version of
+    it (what the GM's change would do to the sheet, before it is confirmed), or raise
+    InvalidEntry. KINDS_COPIED_ONCE were copied when picked and change nothing."""
+    chosen = find_kind(COMPENDIUM_KINDS, kind)
+    entry = validate_entry(chosen, data)
+    update = _REFRESH.get(kind)
+    refreshed = refresh_marked(
+        sheet, kind, ref, version, None if update is None else lambda item: update(item, entry)
+    )
+    try:
+        return validate_sheet(refreshed)
+    except InvalidSheet as refused:
+        raise InvalidEntry({PICK: f"The sheet cannot take this version: {refused}"}) from None

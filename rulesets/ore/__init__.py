@@ -8,7 +8,13 @@ The sheet's shape is the schema in `sheet.py`; `trait_rows` lists every trait ke
 from __future__ import annotations
 
 from rulesets.ore.combat import TABLE_EDITS
-from rulesets.ore.compendium import COMPENDIUM_KINDS, builtin_entries, entry_refs, pick_entry
+from rulesets.ore.compendium import (
+    COMPENDIUM_KINDS,
+    builtin_entries,
+    entry_refs,
+    pick_entry,
+    refresh_entry,
+)
 from rulesets.ore.data import SETTINGS
 from rulesets.ore.dice import DICE_READINGS, odds, roll, roll_options, rollables
 from rulesets.ore.edits import apply_edit
@@ -63,6 +69,7 @@ __all__ = [
     "odds",
     "pick_entry",
     "points_spent",
+    "refresh_entry",
     "roll",
     "roll_options",
     "rollables",

@@ -32,10 +32,11 @@ from rulesets.core.compendium import (
     named_number_lines,
     normal_builtins,
     number,
+    refresh_marked,
     text_lines,
     validate_entry,
 )
-from rulesets.core.edits import InvalidEdit, copy_sheet
+from rulesets.core.edits import InvalidEdit, InvalidSheet, copy_sheet
 from rulesets.ore.data import (
     ALL_LOCATIONS,
     ARMOR_COORDINATION_MAXIMUM,
@@ -400,3 +401,64 @@ _PICKS = {
     "npc_template": _pick_npc_template,
 }
 assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}
+
+
+def _refresh_species(item: dict, entry: Mapping[str, Any]) -> None:
+    item.update(
+        name=entry["name"],
+        cost=entry["cost"],
+        stat_max_bonus={slug: bonus for slug, bonus in entry["stat_max_bonus"].items() if bonus},
+        natural_ar=entry["natural_ar"],
+        extra_wound_boxes=entry["extra_wound_boxes"],
+        droid=entry["droid"],
+        abilities=list(entry["abilities"]),
+    )
+
+
+def _refresh_weapon(item: dict, entry: Mapping[str, Any]) -> None:
+    item.update(
+        name=entry["name"],
+        damage=entry["damage"],
+        penetration=entry["penetration"],
+        initiative=entry["initiative"],
+        special=_special(entry),
+    )
+
+
+def _refresh_armor(item: dict, entry: Mapping[str, Any]) -> None:
+    item.update(
+        name=entry["name"],
+        ar=entry["ar"],
+        coordination=entry["coordination_penalty"],
+        move=entry["move"],
+        covers=[slug for slug in ALL_LOCATIONS if entry["covers"][slug]],
+    )
+
+
+_REFRESH = {"species": _refresh_species, "weapon": _refresh_weapon, "armor": _refresh_armor}
+KINDS_COPIED_ONCE = ("power", "stunt", "npc_template")
+
+
+def refresh_entry(
+    sheet: Mapping[str, Any],
+    kind: str,
+    ref: str,
+    version: int,
+    data: Mapping[str, Any],
+    settings: Mapping[str, Any],
+) -> dict:
+    """Return the sheet with every item picked from entry `ref` brought to this version of
+    it (what the GM's change would do to the sheet, before it is confirmed), or raise
+    InvalidEntry. KINDS_COPIED_ONCE were copied when picked and change nothing."""
+    chosen = find_kind(COMPENDIUM_KINDS, kind)
+    entry = validate_entry(chosen, data)
+    update = _REFRESH.get(kind)
+    refreshed = refresh_marked(
+        sheet, kind, ref, version, None if update is None else lambda item: update(item, entry)
+    )
+    if refreshed["species"] == CUSTOM_SPECIES and refreshed.get("custom_species"):
+        fit_wounds(refreshed)  # the species' wound boxes may have changed
+    try:
+        return validate_sheet(refreshed)
+    except InvalidSheet as refused:
+        raise InvalidEntry({PICK: f"The sheet cannot take this version: {refused}"}) from None

@@ -7,7 +7,13 @@ ability prerequisites and xp.py prices raises.
 
 from __future__ import annotations
 
-from rulesets.swd10.compendium import COMPENDIUM_KINDS, builtin_entries, entry_refs, pick_entry
+from rulesets.swd10.compendium import (
+    COMPENDIUM_KINDS,
+    builtin_entries,
+    entry_refs,
+    pick_entry,
+    refresh_entry,
+)
 from rulesets.swd10.dice import (
     DICE_READINGS,
     ROLL_SPENDS,
@@ -64,6 +70,7 @@ __all__ = [
     "odds",
     "owned_merits",
     "pick_entry",
+    "refresh_entry",
     "roll",
     "roll_edits",
     "roll_options",

@@ -25,10 +25,11 @@ from rulesets.core.compendium import (
     named_number_lines,
     normal_builtins,
     number,
+    refresh_marked,
     text_lines,
     validate_entry,
 )
-from rulesets.core.edits import InvalidEdit, copy_sheet
+from rulesets.core.edits import InvalidEdit, InvalidSheet, copy_sheet
 from rulesets.swd10.armor import ARMOR, ARMOR_NAME_LIMIT, KINDS, MAX_ARMOR_ROWS, RATING_RANGE
 from rulesets.swd10.data import (
     ABILITIES,
@@ -282,3 +283,46 @@ _PICKS = {
     "npc_template": _pick_npc_template,
 }
 assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}
+
+
+def _refresh_armor(item: dict, entry: Mapping[str, Any]) -> None:
+    if item["kind"] != entry["kind"]:
+        item["worn"] = False  # a shield become armor is not worn in the armor's place
+    item.update(name=entry["name"], kind=entry["kind"], rating=entry["rating"])
+    item["lost"] = min(item["lost"], entry["rating"])
+
+
+_REFRESH = {
+    "weapon": lambda item, entry: item.update(
+        name=entry["name"],
+        difficulty=entry["difficulty"],
+        rate=entry["rate"],
+        damage=entry["damage"],
+    ),
+    "armor": _refresh_armor,
+    "species": lambda item, entry: item.update(species=entry["name"]),
+}
+KINDS_COPIED_ONCE = ("merit", "npc_template")
+
+
+def refresh_entry(
+    sheet: Mapping[str, Any],
+    kind: str,
+    ref: str,
+    version: int,
+    data: Mapping[str, Any],
+    settings: Mapping[str, Any],
+) -> dict:
+    """Return the sheet with every item picked from entry `ref` brought to this version of
+    it (what the GM's change would do to the sheet, before it is confirmed), or raise
+    InvalidEntry. KINDS_COPIED_ONCE were copied when picked and change nothing."""
+    chosen = find_kind(COMPENDIUM_KINDS, kind)
+    entry = validate_entry(chosen, data)
+    update = _REFRESH.get(kind)
+    refreshed = refresh_marked(
+        sheet, kind, ref, version, None if update is None else lambda item: update(item, entry)
+    )
+    try:
+        return validate_sheet(refreshed)
+    except InvalidSheet as refused:
+        raise InvalidEntry({PICK: f"The sheet cannot take this version: {refused}"}) from None

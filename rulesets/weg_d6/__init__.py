@@ -12,7 +12,13 @@ the one-pip rule), droids (building dice), force (power totals and learning orde
 
 from __future__ import annotations
 
-from rulesets.weg_d6.compendium import COMPENDIUM_KINDS, builtin_entries, entry_refs, pick_entry
+from rulesets.weg_d6.compendium import (
+    COMPENDIUM_KINDS,
+    builtin_entries,
+    entry_refs,
+    pick_entry,
+    refresh_entry,
+)
 from rulesets.weg_d6.costs import advance_cost
 from rulesets.weg_d6.demo import demo_sheet
 from rulesets.weg_d6.dice import (
@@ -59,6 +65,7 @@ __all__ = [
     "entry_refs",
     "odds",
     "pick_entry",
+    "refresh_entry",
     "roll",
     "roll_edits",
     "roll_ledger_spend",

@@ -31,11 +31,12 @@ from rulesets.core.compendium import (
     named_code_lines,
     normal_builtins,
     number,
+    refresh_marked,
     text_lines,
     validate_entry,
 )
 from rulesets.core.diecode import DieCode
-from rulesets.core.edits import InvalidEdit, copy_sheet
+from rulesets.core.edits import InvalidEdit, InvalidSheet, copy_sheet
 from rulesets.core.rows import Stage
 from rulesets.weg_d6.data import (
     ATTRIBUTES,
@@ -480,17 +481,7 @@ def _range_text(ranges: Mapping[str, int | None]) -> str:
 def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
     if len(sheet["weapons"]) >= MAX_WEAPONS:
         raise _refuse(f"A sheet lists at most {MAX_WEAPONS} weapons.")
-    damage = DieCode.from_pips(entry["damage"])
-    sheet["weapons"].append(
-        {
-            "name": entry["name"][:NAME_LIMIT],
-            # As the sheet writes it (edits.parse_damage): 5D, or STR+1D for melee.
-            "damage": f"STR{damage.format(signed=True)}" if entry["adds_strength"] else str(damage),
-            "range": _range_text(entry["range"])[: WEAPON_TEXT_LIMITS["range"]],
-            "ammo": "" if entry["ammo"] is None else str(entry["ammo"]),
-            "compendium": mark,
-        }
-    )
+    sheet["weapons"].append(_weapon_row(entry) | {"compendium": mark})
 
 
 def _armor_line(entry: dict) -> str:
@@ -545,3 +536,66 @@ _PICKS = {
     "npc_template": _pick_npc_template,
 }
 assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}
+
+
+def _weapon_row(entry: Mapping[str, Any]) -> dict:
+    damage = DieCode.from_pips(entry["damage"])
+    return {
+        "name": entry["name"][:NAME_LIMIT],
+        # As the sheet writes it (edits.parse_damage): 5D, or STR+1D for melee.
+        "damage": f"STR{damage.format(signed=True)}" if entry["adds_strength"] else str(damage),
+        "range": _range_text(entry["range"])[: WEAPON_TEXT_LIMITS["range"]],
+        "ammo": "" if entry["ammo"] is None else str(entry["ammo"]),
+    }
+
+
+def _refresh_species(item: dict, entry: Mapping[str, Any]) -> None:
+    item.update(
+        name=entry["name"][:NAME_LIMIT],
+        minimum=dict(entry["minimum"]),
+        maximum=dict(entry["maximum"]),
+        move=entry["move"],
+        move_max=entry["move_max"],
+    )
+
+
+def _refresh_skill(item: dict, entry: Mapping[str, Any]) -> None:
+    item["name"] = entry["name"]
+    if "attribute" in item:  # a custom skill; a specialization keeps its skill and code
+        item.update(attribute=entry["attribute"], advanced=entry["advanced"])
+
+
+def _refresh_power(item: dict, entry: Mapping[str, Any]) -> None:
+    item.update(name=entry["name"], skills=[s for s in _FORCE_SKILL_SLUGS if entry["skills"][s]])
+
+
+_REFRESH = {
+    "species": _refresh_species,
+    "weapon": lambda item, entry: item.update(_weapon_row(entry)),
+    "skill": _refresh_skill,
+    "force_power": _refresh_power,
+}
+KINDS_COPIED_ONCE = ("template", "npc_template", "armor", "equipment")
+
+
+def refresh_entry(
+    sheet: Mapping[str, Any],
+    kind: str,
+    ref: str,
+    version: int,
+    data: Mapping[str, Any],
+    settings: Mapping[str, Any],
+) -> dict:
+    """Return the sheet with every item picked from entry `ref` brought to this version of
+    it (what the GM's change would do to the sheet, before it is confirmed), or raise
+    InvalidEntry. KINDS_COPIED_ONCE were copied when picked and change nothing."""
+    chosen = find_kind(COMPENDIUM_KINDS, kind)
+    entry = validate_entry(chosen, data)
+    update = _REFRESH.get(kind)
+    refreshed = refresh_marked(
+        sheet, kind, ref, version, None if update is None else lambda item: update(item, entry)
+    )
+    try:
+        return validate_sheet(refreshed)
+    except InvalidSheet as refused:
+        raise InvalidEntry({PICK: f"The sheet cannot take this version: {refused}"}) from None

@@ -68,3 +68,11 @@ def test_an_npc_template_with_an_unknown_skill_is_refused_naming_the_line():
         pick(sheet, "npc_template", npc)
     assert "line 2" in refused.value.errors["pick"]
     assert sheet == before
+
+
+def test_a_new_version_of_a_weapon_changes_the_damage_its_attack_rolls():
+    sheet = pick(blank(), "weapon", entry("weapon", name="Rifle", kind="ranged", damage="1d8"))
+    better = entry("weapon", name="Rifle", kind="ranged", damage="1d10")
+    refreshed = o3d10.refresh_entry(sheet, "weapon", "campaign:1:1", 2, better, SETTINGS)
+    attack = next(r for r in o3d10.rollables(refreshed, SETTINGS) if r.key == "weapon.0")
+    assert attack.fact("damage") == "1d10"

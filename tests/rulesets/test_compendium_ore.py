@@ -122,3 +122,12 @@ def test_a_full_sheet_refuses_the_pick_and_stays_as_it_was():
     with pytest.raises(InvalidEntry, match="room"):
         pick(sheet, "armor", entry("armor", name="Vest"))
     assert sheet == before
+
+
+def test_a_new_version_of_a_species_refits_the_wound_boxes_and_the_stat_maximum():
+    sheet = pick(blank(), "species", entry("species", **TOGRUTA))
+    plain = entry("species", **TOGRUTA | {"extra_wound_boxes": "0", "stat_max_bonus.sense": "0"})
+    refreshed = ore.refresh_entry(sheet, "species", "campaign:1:1", 2, plain, SETTINGS)
+    assert len(refreshed["wounds"]["torso"]) == len(blank()["wounds"]["torso"])
+    assert stat_maximum(refreshed, "sense", SETTINGS) == stat_maximum(blank(), "sense", SETTINGS)
+    assert ore.entry_refs(refreshed) == [("species", "campaign:1:1", 2)]

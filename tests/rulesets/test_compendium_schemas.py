@@ -235,3 +235,29 @@ def test_every_builtin_entry_picks_onto_a_blank_sheet_or_is_refused_in_words(key
         _opens(ruleset, sheet, chosen)
         picked += 1
     assert picked
+
+
+@pytest.mark.parametrize(("key", "kind"), SYSTEM_KINDS)
+@SETTINGS
+@given(data=st.data())
+def test_a_new_version_of_a_picked_entry_leaves_a_sheet_that_opens_or_is_refused(key, kind, data):
+    ruleset = get_ruleset(key)
+    chosen = resolve_settings(ruleset.SETTINGS, {})
+    try:
+        first = validate_entry(kind, data.draw(_model(kind.schema)))
+        second = validate_entry(kind, data.draw(_model(kind.schema)))
+        sheet = ruleset.pick_entry(ruleset.blank_sheet(chosen), kind.key, "r", 1, first, chosen)
+    except InvalidEntry:
+        return
+    before = copy.deepcopy(sheet)
+    try:
+        refreshed = ruleset.refresh_entry(sheet, kind.key, "r", 2, second, chosen)
+    except InvalidEntry as refused:
+        assert list(refused.errors) == ["pick"], refused.errors
+        return
+    finally:
+        assert sheet == before
+    _opens(ruleset, refreshed, chosen)
+    assert ("r", 1) not in {
+        (ref, version) for _k, ref, version in ruleset.entry_refs(refreshed)
+    } or (ruleset.refresh_entry(sheet, kind.key, "r", 2, second, chosen) == sheet)

@@ -92,3 +92,12 @@ def test_an_npc_template_sets_attributes_and_abilities():
     sheet = pick(blank(), "npc_template", npc)
     assert sheet["attributes"]["dexterity"] == 3
     assert sheet["abilities"]["firearms"] == 2
+
+
+def test_a_new_version_of_an_armor_changes_its_row_and_keeps_what_it_lost_within_it():
+    sheet = pick(blank(), "armor", entry("armor", name="Plate", rating="5"), ref="a")
+    sheet = swd10.apply_edit(sheet, "armor.0.lost", "4", SETTINGS)
+    lighter = entry("armor", name="Plate", rating="2")
+    refreshed = swd10.refresh_entry(sheet, "armor", "a", 2, lighter, SETTINGS)
+    assert (refreshed["armor"][0]["rating"], refreshed["armor"][0]["lost"]) == (2, 2)
+    assert swd10.entry_refs(refreshed) == [("armor", "a", 2)]

@@ -224,3 +224,29 @@ def test_a_picked_weapons_damage_rolls_with_the_wild_die_and_no_wound_dice(form,
     assert damage.dice == pips  # Strength 2D on a blank sheet, plus the code
     assert damage.fact("wound_dice") == 0
     assert damage.label == "Blade: damage"
+
+
+def test_a_new_version_of_a_species_shows_the_sheet_it_would_break():
+    sheet = pick(blank(), "species", entry("species", **TWILEK | {"maximum.dexterity": "4D+2"}))
+    sheet = weg_d6.apply_edit(sheet, "attr.dexterity", "4D+2", SETTINGS)
+    assert "species_maximum" not in faults(sheet).get("attr.dexterity", [])
+    lowered = entry("species", **TWILEK)  # maximum Dexterity 4D+1
+    refreshed = weg_d6.refresh_entry(sheet, "species", "campaign:1:1", 2, lowered, SETTINGS)
+    assert "species_maximum" in faults(refreshed)["attr.dexterity"]
+    assert refreshed["custom_species"]["compendium"]["version"] == 2
+    assert weg_d6.entry_refs(refreshed) == [("species", "campaign:1:1", 2)]
+
+
+def test_a_new_version_of_a_weapon_changes_its_row_in_place_and_no_other():
+    sheet = pick(blank(), "weapon", entry("weapon", name="Blaster", damage="4D"), ref="w")
+    sheet = pick(sheet, "weapon", entry("weapon", name="Knife", damage="1D"), ref="k")
+    stronger = entry("weapon", name="Blaster", damage="5D")
+    refreshed = weg_d6.refresh_entry(sheet, "weapon", "w", 2, stronger, SETTINGS)
+    assert [row["damage"] for row in refreshed["weapons"]] == ["5D", "1D"]
+    assert weg_d6.entry_refs(refreshed) == [("weapon", "w", 2), ("weapon", "k", 1)]
+
+
+def test_a_new_version_of_a_template_changes_no_sheet_filled_from_it():
+    sheet = pick(blank(), "template", entry("template", **SMUGGLER))
+    changed = entry("template", **SMUGGLER | {"credits": "5"})
+    assert weg_d6.refresh_entry(sheet, "template", "campaign:1:1", 2, changed, SETTINGS) == sheet
