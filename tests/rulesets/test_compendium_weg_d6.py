@@ -250,3 +250,11 @@ def test_a_new_version_of_a_template_changes_no_sheet_filled_from_it():
     sheet = pick(blank(), "template", entry("template", **SMUGGLER))
     changed = entry("template", **SMUGGLER | {"credits": "5"})
     assert weg_d6.refresh_entry(sheet, "template", "campaign:1:1", 2, changed, SETTINGS) == sheet
+
+
+def test_a_picked_species_limits_show_in_the_sheets_species_rows():
+    sheet = pick(blank(), "species", entry("species", **TWILEK))
+    rows = {row.key: row for row in weg_d6.trait_rows(sheet, SETTINGS)}
+    assert rows["species.name"].value == "Twi'lek"
+    assert rows["species.max.dexterity"].value == 13
+    assert rows["species.min.knowledge"].value == 7
