@@ -22,7 +22,7 @@ from django_tasks_db.models import DBTaskResult
 
 from sheets.characters.models import Character
 from sheets.printing.models import TablePrint, stale_after, this_process
-from sheets.printing.pdf import COLLECTOR_PAUSE, character_document
+from sheets.printing.pdf import TableBook
 from sheets.printing.selection import PrintRefused, approved_sheets
 
 logger = logging.getLogger(__name__)
@@ -132,18 +132,12 @@ def build_table_pdf(print_id: int) -> int:
                 "No sheet is approved as it stands any more: each was changed since its "
                 "approval. Approve them again, then build the PDF."
             )
-        documents = []
+        book = TableBook(title=f"{campaign.name}: the table's sheets")
         for count, current in enumerate(characters, start=1):
-            # One sheet at a time with the cycle collector paused (see sheets.printing.pdf):
-            # each render's own garbage is freed before the next begins.
-            with COLLECTOR_PAUSE.held():
-                documents.append(character_document(current, handout=True))
+            book.add(current)
             _report(table_print, done=count)
         current = None
-        combined = documents[0].copy([page for document in documents for page in document.pages])
-        combined.metadata.title = f"{campaign.name}: the table's sheets"
-        with COLLECTOR_PAUSE.held():
-            pdf = combined.write_pdf()
+        pdf = book.finish()
         _report(table_print, state=TablePrint.State.DONE, pdf=pdf, finished_at=timezone.now())
     except BuildTakenOver:
         logger.warning("Table PDF %s was taken from this worker; it stops", print_id)
