@@ -8,6 +8,11 @@ from sheets.transfer import views
 
 urlpatterns = [
     path("characters/import/", views.character_import, name="character_import"),
+    path(
+        "characters/import/<slug:token>/",
+        views.character_import_preview,
+        name="character_import_preview",
+    ),
     path("characters/<int:pk>/export/", views.character_export, name="character_export"),
     path(
         "schema/character-file.json",

@@ -7,12 +7,14 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
+from rulesets.weg_d6.data import ATTRIBUTE_SLUGS
 from sheets.permissions import character_for
+from sheets.transfer import imports
 from sheets.transfer.compendium_file import compendium_file_schema
 from sheets.transfer.datapad import (
     ImportRefused,
@@ -21,6 +23,7 @@ from sheets.transfer.datapad import (
     import_character,
     too_large,
 )
+from sheets.transfer.formats import FormatRefused, NeedsMinimums, known
 from sheets.transfer.schema import character_file_schema
 
 
@@ -52,13 +55,72 @@ def character_import(request: HttpRequest) -> HttpResponse:
                 # Read one byte past the limit, so a file that lied about its size is
                 # refused unparsed.
                 raw = upload.read(settings.CHARACTER_IMPORT_MAX_BYTES + 1)
+                # Another tool's file waits for its preview; Datapad's own imports at once.
+                if imports.foreign_reader(raw) is not None:
+                    pending = imports.start_import(
+                        owner=request.user, raw=raw, filename=upload.name or ""
+                    )
+                    return redirect("character_import_preview", token=pending.token)
                 character = import_character(owner=request.user, raw=raw)
-            except ImportRefused as refused:
+            except (ImportRefused, FormatRefused) as refused:
                 error = str(refused)
             else:
                 messages.success(request, f"Imported “{character.name}”.")
                 return redirect("character_sheet", pk=character.pk)
-    return render(request, "transfer/import.html", {"error": error}, status=400 if error else 200)
+    return render(
+        request,
+        "transfer/import.html",
+        {"error": error, "known": known()},
+        status=400 if error else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_import_preview(request: HttpRequest, token: str) -> HttpResponse:
+    """Another tool's file as it will land: confirm it, cancel it, or answer its question."""
+    try:
+        pending = imports.pending_for(request.user, token)
+    except imports.PendingGone:
+        raise Http404("No such import: it was confirmed, cancelled or has expired.") from None
+    errors: dict[str, str] = {}
+    error = ""
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action == "cancel":
+            imports.cancel_import(owner=request.user, token=token)
+            messages.info(request, "Import cancelled: nothing was stored.")
+            return redirect("character_import")
+        if action == "minimums":
+            errors = imports.give_minimums(owner=request.user, token=token, fields=request.POST)
+            if not errors:
+                return redirect("character_import_preview", token=token)
+        elif action == "confirm":
+            try:
+                character = imports.confirm_import(owner=request.user, token=token)
+            except imports.PendingGone:
+                raise Http404("No such import: it was confirmed or cancelled.") from None
+            except (FormatRefused, NeedsMinimums) as refused:
+                error = (
+                    f"Give the minimums of the species “{refused.species}” first."
+                    if isinstance(refused, NeedsMinimums)
+                    else str(refused)
+                )
+            else:
+                messages.success(request, f"Imported “{character.name}”.")
+                return redirect("character_sheet", pk=character.pk)
+        else:
+            error = "Confirm or cancel the import."
+    shown = imports.preview(pending)
+    context = {
+        "preview": shown,
+        "error": error,
+        "errors": errors,
+        "values": request.POST if errors else {},
+        "attributes": ATTRIBUTE_SLUGS,
+    }
+    bad = bool(error or errors or shown.refusal)
+    return render(request, "transfer/import_preview.html", context, status=400 if bad else 200)
 
 
 @require_GET

@@ -53,6 +53,7 @@ from sheets.history.models import Revision
 from sheets.printing.models import TablePrint
 from sheets.printing.pdf import render_character_pdf
 from sheets.rolls.models import RollEntry
+from sheets.transfer.models import PendingImport
 from sheets.transfer.datapad import export_character
 
 pytestmark = pytest.mark.django_db
@@ -122,6 +123,12 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "character_list": {"GET": _logged_in(200), "POST": _all(405)},
     "character_new": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
     "character_import": {"GET": _logged_in(200), "POST": _logged_in(MOVED)},
+    # Another tool's file waiting for its preview (issue 29): only the person who uploaded
+    # it sees or confirms it; anyone else finds nothing (404).
+    "character_import_preview": {
+        "GET": _row(LOGIN, 200, 404, 404, 404),
+        "POST": _row(LOGIN, MOVED, 404, 404, 404),
+    },
     # The owner's sheet at the table: its owner and the table's GM read it; the other
     # player and the other GM find nothing (404, so it is not even confirmed to exist).
     "character_sheet": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
@@ -396,7 +403,28 @@ def _picture(color: str) -> bytes:
 # What each URL is asked with ---------------------------------------------------------------
 
 
+def _pending_import_token(w: World) -> str:
+    """The owner's upload of another tool's file, waiting for its preview (issue 29)."""
+    pending, _ = PendingImport.objects.get_or_create(
+        token="matrix-pending-import",
+        defaults={
+            "owner": w.users["owner"],
+            "format": "swd6_sheet",
+            "raw": json.dumps({"Name": "Keth Orlan", "Stats": _VALTHORON_ATTRIBUTES}).encode(),
+        },
+    )
+    return pending.token
+
+
+_VALTHORON_ATTRIBUTES = [
+    {"Type": "Attribute", "Name": label, "Species": 6}
+    for label in ("Dexterity", "Knowledge", "Mechanical", "Perception", "Strength", "Technical")
+]
+
+
 def _url_kwargs(name: str, w: World) -> dict[str, Any]:
+    if name == "character_import_preview":
+        return {"token": _pending_import_token(w)}
     kira, table = w.kira.pk, w.table.pk
     return {
         "character_sheet": {"pk": kira},
@@ -479,6 +507,7 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         "character_import": {
             "file": SimpleUploadedFile("ione.datapad.json", w.import_file, "application/json")
         },
+        "character_import_preview": {"action": "confirm"},
         "character_edit": {"edit": "attr.strength=3"} | version,
         "character_remove": version,
         "character_history_restore": version,
