@@ -614,7 +614,7 @@ def _spend_options(rollable: Rollable) -> list[RollOption]:
                     False,
                     source=spend.source,
                     help="One a round, for one of its uses."
-                    + (" Its successes no 1 cancels." if spend.successes else ""),
+                    + (" No 1 cancels its successes." if spend.successes else ""),
                 )
             )
     power = rollable.fact("power_current", 0)

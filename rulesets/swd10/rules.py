@@ -776,6 +776,13 @@ _STORYTELLER = {
     "swse_level": ("000:L1316", "The Storyteller approves a character brought from SWSE."),
 }
 _TEXT_SOURCES = {"passion": "000:L59-61", "virtue": "000:L59-61"}
+# What a Destiny point buys beyond a roll's spends (which the roll panel offers, L83-85).
+_DESTINY_POINTS = {
+    "note": "With a roll (one a round), or for "
+    + ", ".join(use for use, _source in spends.DESTINY_ELSEWHERE)
+    + ".",
+    "source": "000:L81-94",
+}
 
 
 class _Rows:
@@ -838,7 +845,16 @@ class _Rows:
                 self.text(f"info.{key}", "header", info[key], source="000:L3-5")
         for key, _label in NUMBER_FIELDS:
             low, high = NUMBER_LIMITS[key]
-            self.add(f"info.{key}", "header", info[key], RowKind.NUMBER, minimum=low, maximum=high)
+            extra = _DESTINY_POINTS if key == "destiny_points" else {}
+            self.add(
+                f"info.{key}",
+                "header",
+                info[key],
+                RowKind.NUMBER,
+                minimum=low,
+                maximum=high,
+                **extra,
+            )
 
     def traits(self, section: str, prefix: str, specs: Any, groups: Any) -> None:
         sheet = self.sheet

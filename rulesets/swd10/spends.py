@@ -48,12 +48,12 @@ def destiny_option(use: str) -> str:
 
 # Uses of a Destiny point that are no roll's (L86-94): listed so the sheet can say so.
 DESTINY_ELSEWHERE: tuple[tuple[str, str], ...] = (
-    ("take an ally's damage within 1.5 m", "L86"),
-    ("change a merit's or Force ability's effect", "L87"),
-    ("ignore a flaw for a round", "L88"),
-    ("not die of damage taken while incapacitated", "L89"),
-    ("once a scene: refill current Willpower", "L93"),
-    ("once a scene: an outstanding deed the Storyteller approves", "L94"),
+    ("an ally's damage taken", "L86"),
+    ("a merit or ability changed", "L87"),
+    ("a flaw ignored", "L88"),
+    ("death averted", "L89"),
+    ("Willpower refilled", "L93"),
+    ("a great deed", "L94"),
 )
 
 POWER_DAMAGE_PER_POINT = 1  # L104: +1 base damage for the round

@@ -132,7 +132,7 @@ def test_a_lightsaber_is_refused_on_the_armor_soak(client, player, hero):
 def test_a_destiny_point_refills_current_willpower_from_the_sheet(client, player, hero):
     client.force_login(player)
     sheet_url = reverse("character_sheet", args=[hero.pk])
-    assert "refill current Willpower" not in client.get(sheet_url).content.decode()  # full
+    assert "destiny.refill" not in client.get(sheet_url).content.decode()  # Willpower is full
     hero.sheet["willpower_current"] = 1
     hero.save(update_fields=["sheet"])
     page = client.get(sheet_url).content.decode()

@@ -359,15 +359,6 @@ class Swd10Layout(Layout):
             body=_BODIES + "_armor.html",
             adds=_BODIES + "_armor_add.html",
             prefixes=("armor.",),
-            shows_derived=(
-                "stamina_soak",
-                "stamina_soaks",
-                "armor_worn",
-                "armor_soak",
-                "armor_penalty",
-                "shield_worn",
-                "shield_soak",
-            ),
         ),
         Section(
             "techniques",

@@ -466,3 +466,11 @@ def test_current_power_contests_a_commoners_attack_at_the_readings_difficulty(ch
     )
     keys = {r.key for r in swd10.rollables(sheet(power_current=0), DEFAULTS)}
     assert "pool.power_contest" not in keys  # L108: nothing in the pool, no contest
+
+
+def test_the_destiny_points_row_names_the_uses_no_roll_has():
+    rows = {row.key: row for row in swd10.trait_rows(swd10.demo_sheet(), DEFAULTS)}
+    note = rows["info.destiny_points"].note
+    assert note.startswith("With a roll (one a round), or for ")
+    assert all(use in note for use, _source in spends.DESTINY_ELSEWHERE)
+    assert rows["info.destiny_points"].source == "000:L81-94"
