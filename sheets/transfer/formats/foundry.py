@@ -20,7 +20,9 @@ def is_actor(data: Any) -> bool:
 
 
 def system_id(data: dict) -> str:
-    for holder in (data.get("_stats"), (data.get("flags") or {}).get("exportSource")):
+    flags = data.get("flags")
+    export = flags.get("exportSource") if isinstance(flags, dict) else None
+    for holder in (data.get("_stats"), export):
         if isinstance(holder, dict) and isinstance(holder.get("systemId"), str):
             return holder["systemId"]
     return ""

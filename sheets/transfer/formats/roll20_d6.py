@@ -102,9 +102,13 @@ def is_export(data: Any) -> bool:
 def detect(data: Any) -> bool:
     if not is_export(data):
         return False
-    names = {a.get("name") for a in data["character"]["attribs"][:5000] if isinstance(a, dict)}
+    names = {
+        a["name"]
+        for a in data["character"]["attribs"][:5000]
+        if isinstance(a, dict) and isinstance(a.get("name"), str)
+    }
     return bool({"dexterity", "dexteritypip", "knowledge"} & names) or any(
-        isinstance(n, str) and n.startswith("repeating_dexskills_") for n in names
+        n.startswith("repeating_dexskills_") for n in names
     )
 
 
