@@ -232,3 +232,26 @@ def test_a_person_keeps_only_a_few_uploads_waiting(player_client):
 def test_the_import_page_names_the_formats_it_knows(player_client):
     page = player_client.get(reverse("character_import")).content.decode()
     assert "Foundry VTT OD6S actor" in page and "Roll20 D6StarWars" in page
+
+
+def test_the_preview_lists_fields_of_a_newer_tool_version_and_imports_the_rest(player_client):
+    data = json.loads(fixture_bytes("od6s_system.json"))
+    data["system"]["hyperdriveKarma"] = {"value": 3}
+    url = preview_url(upload(player_client, json.dumps(data).encode()))
+    page = player_client.get(url).content.decode()
+    assert "does not know (a newer version of the tool?)" in page
+    assert "<code>system.hyperdriveKarma</code>" in page
+    player_client.post(url, {"action": "confirm"})
+    assert Character.objects.get().sheet["attributes"]["dexterity"] == 10
+
+
+def test_an_upload_left_waiting_over_an_hour_is_gone(player_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    url = preview_url(upload(player_client, fixture_bytes("valthoron.json")))
+    PendingImport.objects.update(created_at=timezone.now() - timedelta(hours=2))
+    assert player_client.get(url).status_code == 404
+    assert player_client.post(url, {"action": "confirm"}).status_code == 404
+    assert not Character.objects.exists()
