@@ -17,8 +17,9 @@ from typing import Any
 from rulesets.core import InvalidEdit, Stage, resolve_settings
 from rulesets.core import ledger as plain
 from rulesets.core.ledger import LedgerFigures
+from rulesets.core.parsing import parse_code
 from rulesets.weg_d6 import costs, force, training, traits
-from rulesets.weg_d6.data import CURRENCY, EDITION_RE, FORCE_SKILL_LABELS
+from rulesets.weg_d6.data import CURRENCY, EDITION_RE, FORCE_SKILL_LABELS, MAX_CODE_PIPS
 from rulesets.weg_d6.settings import SETTINGS
 
 # The plain answers, shared with the other systems (rulesets/core/ledger.py).
@@ -277,3 +278,54 @@ def training_offer(
         least = training.length_words(taught.minimum_days, taught.unit)
         words += f"; {step} off per extra point, at least {least}"
     return f"Training: {words} ({rule.source})"
+
+
+def taught_by(
+    sheet: Mapping[str, Any],
+    trait: str,
+    name: str,
+    given: Mapping[str, Any],
+    settings: Mapping[str, Any],
+) -> tuple[dict, str]:
+    """A raise taught by `name`: in 1E a Force skill's teacher must have the codes the seed
+    asks (003:1756-1774), given with the purchase or kept on the sheet. Returns the sheet
+    to price the raise with (the teacher's codes decide a doubled price, 003:1772) and the
+    teacher as the ledger keeps them, with the code that taught; InvalidEdit (trait
+    "teacher_code") when the teacher cannot teach it."""
+    skill = trait.partition(".")[2]
+    if sheet["edition"] == EDITION_RE or trait not in costs.FORCE_SKILL_TRAITS:
+        return dict(sheet), name
+    codes = teacher_codes(sheet, given)
+    problem = training.teacher_problem(sheet, trait, codes, settings)
+    if problem:
+        raise InvalidEdit("teacher_code", problem)
+    priced = dict(sheet) | {"teacher": dict(sheet["teacher"], present=True, **codes)}
+    label = FORCE_SKILL_LABELS[skill]
+    return priced, f"{name} ({label} {traits.code_text(codes[skill])})"[:100]
+
+
+def teacher_codes(sheet: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, int]:
+    """The teacher's Force skill codes a purchase names ("7D+1" each), in pips; a code not
+    given is the one the sheet keeps for its teacher (0D when none). InvalidEdit (trait
+    "teacher_code") names a code that does not read."""
+    codes = {}
+    for skill, label in FORCE_SKILL_LABELS.items():
+        raw = str(given.get(skill, "") or "").strip()
+        if not raw:
+            codes[skill] = int(sheet["teacher"][skill])
+            continue
+        try:
+            codes[skill] = parse_code(
+                "teacher_code", raw, label=f"Your teacher's {label}", maximum=MAX_CODE_PIPS
+            )
+        except InvalidEdit as refused:
+            raise InvalidEdit("teacher_code", refused.message) from None
+    return codes
+
+
+def teacher_fields(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The teacher's codes a purchase form asks for: a 1E sheet's three Force skills,
+    since a 1E teacher's codes decide who may teach and the price (003:1758-1772)."""
+    if sheet.get("edition") == EDITION_RE or sheet.get("kind") == "droid":
+        return []
+    return list(FORCE_SKILL_LABELS.items())

@@ -229,5 +229,16 @@ SETTINGS: tuple[Setting, ...] = (
             ("full", "Its full length: only the GM's 'done' ends it early"),
         ),
     ),
+    Setting(
+        "teacher_limit_1e",
+        "1E: a teacher trains a pupil whose Force skill code is",
+        "not_above",
+        "003:1766 says below the teacher's; the example of 003:1774 has a master teach a pupil "
+        "at the master's own 7D+1, at double cost (003:1772)",
+        choices=(
+            ("not_above", "Not above theirs: the raise past it costs double (003:1774)"),
+            ("below", "Below theirs only (003:1766)"),
+        ),
+    ),
     *DICE_SETTINGS,
 )

@@ -5,6 +5,9 @@ without a teacher; some may be shortened by spending extra points, never below a
 1st edition (003) times only the learning of a Force skill (ten weeks, a week off per skill
 point, never under one week) and of a Force power (a week each). Lengths are counted in
 in-game days (a week is seven), the unit the ledger's training clock counts.
+
+Who may teach a 1E Force skill is here too: a teacher with higher codes than the pupil, a
+master with all three Force skills at 7D or better (003:1756-1774).
 """
 
 from __future__ import annotations
@@ -15,8 +18,15 @@ from typing import Any
 
 from rulesets.core import InvalidEdit, resolve_settings
 from rulesets.weg_d6 import traits
-from rulesets.weg_d6.data import EDITION_1E, LEARN_FORCE_SKILL_WEEKS
+from rulesets.weg_d6.data import (
+    EDITION_1E,
+    FORCE_SKILL_LABELS,
+    FORCE_SKILL_SLUGS,
+    LEARN_FORCE_SKILL_WEEKS,
+    MASTER_MINIMUM_PIPS,
+)
 from rulesets.weg_d6.settings import SETTINGS
+from rulesets.weg_d6.traits import code_text
 
 DAY = "day"
 WEEK = "week"
@@ -199,3 +209,71 @@ def most_extra(rule: TrainingRule | None, points: int, *, taught: bool, settings
         return 0
     full = rule.fixed or (rule.taught if taught else rule.alone) * points
     return max(0, (full - _floor(rule, full, settings)) // rule.cut_per_point)
+
+
+# --- teachers and masters, 1st edition (003:1756-1774) -------------------------------------
+
+
+def needs_master(sheet: Mapping[str, Any], trait: str) -> bool:
+    """Whether learning `trait` needs a master: a 1E Force skill learned from 0D by a
+    character without a Force template (the sheet's Force-sensitive mark, 003:1758-1760)."""
+    skill = trait.partition(".")[2]
+    return (
+        sheet["edition"] == EDITION_1E
+        and trait.startswith("force.")
+        and skill in FORCE_SKILL_LABELS
+        and sheet["force"][skill] == 0
+        and not sheet["force"]["sensitive"]
+    )
+
+
+def teacher_problem(
+    sheet: Mapping[str, Any],
+    trait: str,
+    codes: Mapping[str, int],
+    settings: Mapping[str, Any],
+) -> str:
+    """Why the teacher whose Force skill codes are `codes` (pips, 0 when not given) cannot
+    teach this 1E Force skill raise, "" when they can or when the rule does not apply.
+
+    A master has all three Force skills at 7D or better (003:1760); a teacher has a higher
+    code than the pupil (003:1758), and trains only a pupil whose code is below theirs
+    (003:1766), though the seed's own example lets a master at the pupil's code teach the
+    raise above it at double cost (003:1772-1774): the reading `teacher_limit_1e` says
+    which holds."""
+    skill = trait.partition(".")[2]
+    if (
+        sheet["edition"] != EDITION_1E
+        or not trait.startswith("force.")
+        or (skill not in FORCE_SKILL_LABELS)
+    ):
+        return ""
+    label = FORCE_SKILL_LABELS[skill]
+    if needs_master(sheet, trait):
+        short = [
+            FORCE_SKILL_LABELS[s]
+            for s in FORCE_SKILL_SLUGS
+            if codes.get(s, 0) < MASTER_MINIMUM_PIPS
+        ]
+        if short:
+            return (
+                f"Without a Force template, {label} is learned only from a master, who has "
+                f"all three Force skills at {code_text(MASTER_MINIMUM_PIPS)} or better "
+                f"(003:1760): give the master's codes ({', '.join(short)} below that)."
+            )
+    teacher = codes.get(skill, 0)
+    if not teacher:
+        return (
+            f"Give your teacher's {label} code: a teacher has higher Force skill codes than "
+            "the pupil (003:1758)."
+        )
+    pupil = sheet["force"][skill]
+    resolved = resolve_settings(SETTINGS, settings)
+    strict = resolved["teacher_limit_1e"] == "below"
+    if teacher < pupil or (strict and teacher == pupil):
+        return (
+            f"A teacher with {label} {code_text(teacher)} trains only a pupil whose code is "
+            f"below theirs, and yours is {code_text(pupil)} (003:1766): name a better "
+            "teacher, or none to train alone at double cost (003:1772)."
+        )
+    return ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -376,6 +377,7 @@ def purchase(
     rng: random.Random | None = None,
     used: Any = "",
     extra: Any = "",
+    teacher_codes: Mapping[str, Any] | None = None,
 ) -> LedgerEntry:
     """Buy one step of `trait` at the system's price, paid from the ledger's balance.
 
@@ -394,6 +396,16 @@ def purchase(
         known = figures(character)
         settings = _settings(character)
         sheet = advancement.with_ledger(character.sheet, known)
+        name = ""
+        trains = hasattr(advancement, "training_of")
+        if advancement.needs_teacher(trait) or trains:
+            name = _reason(teacher, required=False, field="teacher")[:TEACHER_MAX]
+        if advancement.needs_teacher(trait):
+            # Taught or not decides the price (doubled alone), and in 1E whether a 0D Force
+            # skill may be learned at all: the sheet's own flag is kept.
+            sheet["teacher"] = dict(sheet["teacher"], present=bool(name))
+        if name and hasattr(advancement, "taught_by"):
+            sheet, name = _checked_teacher(advancement, sheet, trait, name, teacher_codes, settings)
         rows = ruleset.trait_rows(sheet, settings)
         row = next((r for r in rows if r.key == trait), None)
         if row is None:
@@ -402,13 +414,6 @@ def purchase(
         if trait not in raisable:
             why_not = row.locked or f"{row.label} is at its highest and cannot be raised."
             raise LedgerRefused(why_not, "trait")
-        name = ""
-        trains = hasattr(advancement, "training_of")
-        if advancement.needs_teacher(trait) or trains:
-            name = _reason(teacher, required=False, field="teacher")[:TEACHER_MAX]
-        if advancement.needs_teacher(trait):
-            # Taught or not decides the price (doubled alone); the sheet's own flag is kept.
-            sheet["teacher"] = dict(sheet["teacher"], present=bool(name))
         old_value = _row_value(row)
         new_value = advancement.next_value(sheet, trait, old_value)
         try:
@@ -441,9 +446,8 @@ def purchase(
         except InvalidEdit as refused:
             raise LedgerRefused(refused.message, "trait") from None
         if name:
-            bought["teacher"] = dict(
-                bought["teacher"], present=character.sheet["teacher"]["present"]
-            )
+            # The teacher named here priced this raise; the sheet keeps its own.
+            bought["teacher"] = copy.deepcopy(character.sheet["teacher"])
         after = {r.key: r for r in ruleset.trait_rows(bought, settings)}
         from_shown = shown(row)
         to_shown = shown(after[trait]) if trait in after else str(new_value)
@@ -485,6 +489,16 @@ def purchase(
         )
         _start_training(entry, trained)
         return entry
+
+
+def _checked_teacher(advancement, sheet, trait, name, given, settings) -> tuple[dict, str]:
+    """The raise taught by `name`, whose codes the seed may require (WEG 1E Force skills,
+    003:1756-1774): the sheet to price it with and the name as the ledger keeps it, or a
+    refusal beside the teacher's codes."""
+    try:
+        return advancement.taught_by(sheet, trait, name, given or {}, settings)
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, "teacher_code") from None
 
 
 def _consent_needed(advancement, sheet: dict, trait: str) -> str:

@@ -86,7 +86,11 @@ def _ledger_page(
         # What the character trains for now (WEG), and whether purchases here train at all.
         "trainings": list(ledger.in_training(character)),
         "trains": hasattr(advancement_for(character.system), "training_of"),
+        "teacher_fields": _teacher_fields(character),
         "error": refused.message if refused else "",
+        # The field a refusal names, for the message beside it (the teacher's codes, the
+        # extra points of a training).
+        "error_field": refused.field if refused else "",
         # A refusal of a form this viewer is not shown is told at the top of the page.
         "error_form": form if form in _forms_shown(access, character) else "",
         "submitted": request.POST if refused else {},
@@ -94,6 +98,12 @@ def _ledger_page(
     return render(
         request, "advancement/ledger.html", context, status=400 if refused is not None else 200
     )
+
+
+def _teacher_fields(character: Character) -> list[tuple[str, str]]:
+    # Only WEG 1E asks for the teacher's codes (who may teach a Force skill, 003:1758).
+    fields = getattr(advancement_for(character.system), "teacher_fields", None)
+    return fields(character.sheet) if fields is not None else []
 
 
 @dataclass
@@ -216,6 +226,11 @@ def ledger_buy(request: HttpRequest, pk: int) -> HttpResponse:
             reason=request.POST.get("reason", ""),
             used=request.POST.get("used", ""),
             extra=request.POST.get("extra", ""),
+            teacher_codes={
+                key.removeprefix("teacher_code."): value
+                for key, value in request.POST.items()
+                if key.startswith("teacher_code.")
+            },
         ),
     )
 
