@@ -9,6 +9,10 @@
   down; a GM of its table may take it down (a table keeps its own standards) but not put
   one up. Whoever sees the sheet sees it, and so does a share link's holder.
 - A campaign is seen by its members; only its GMs run it.
+- An NPC (sheets/npcs) is a sheet its table's GMs keep: players see nothing of it until a
+  GM reveals it, then its name and portrait, or its whole sheet read-only; nothing a
+  player is sent (a page, a list, a roll of the table's log) names a hidden one. Groups of
+  minions are the GMs' alone.
 - A table's compendium is read by its members (its hidden entries by its GMs alone) and
   changed by its GMs and co-GMs; a personal compendium is its owner's alone.
 
@@ -33,6 +37,7 @@ from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, GMNote, ShareLink
 from sheets.compendium.models import Book, CompendiumEntry, parse_book_key
+from sheets.npcs.models import MinionGroup, Npc, Visibility
 
 User = AbstractBaseUser | AnonymousUser
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -46,6 +51,10 @@ class Need(Enum):
     EDIT = "edit"  # change some trait: the owner, or a GM of the table
     OWNER = "owner"  # the owner's own acts: delete, copy, share, submit, join a table
     GM = "gm"  # a GM of the character's table: review, notes
+    # The sheet's past and its copies (history, export, its own roll log): the owner's and
+    # the table's GMs', not a player reading an NPC a GM revealed (its earlier states may
+    # hold what the GM never showed).
+    RECORDS = "records"
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,7 @@ class CharacterAccess:
             Need.EDIT: self.edit,
             Need.OWNER: self.owner,
             Need.GM: self.gm,
+            Need.RECORDS: self.owner or self.gm,
         }[need]
 
     # What the sheet page offers for the portrait: the answers its views ask for.
@@ -96,10 +106,11 @@ def visible_characters(user: User) -> QuerySet[Character]:
 
 
 def own_characters(user: User) -> QuerySet[Character]:
-    """The characters `user` plays ("My characters")."""
+    """The characters `user` plays ("My characters"): a GM's NPCs are the table's, listed
+    on its page."""
     if not user.is_authenticated:
         return Character.objects.none()
-    return Character.objects.filter(owner=user).select_related("campaign")
+    return Character.objects.filter(owner=user, npc__isnull=True).select_related("campaign")
 
 
 def character_access(user: User, character: Character) -> CharacterAccess:
@@ -110,6 +121,9 @@ def character_access(user: User, character: Character) -> CharacterAccess:
         character.campaign_id is not None
         and _gm_of(user).filter(campaign_id=character.campaign_id).exists()
     )
+    if not (owner or gm) and _reveals_sheet(user, character):
+        # An NPC whose whole sheet its GM has shown: its table's players read, never act.
+        return CharacterAccess(view=True)
     return CharacterAccess(view=owner or gm, owner=owner, gm=gm)
 
 
@@ -143,6 +157,8 @@ def character_for(
 def _refusal(need: Need) -> str:
     if need is Need.GM:
         return "Only a GM of this character's table may do this."
+    if need is Need.RECORDS:
+        return "Only the GMs of this NPC's table read its history and files."
     return "Only this character's player may do this."
 
 
@@ -380,3 +396,79 @@ def books_of(user: User) -> list[Book]:
         return []
     tables = [Book(system=c.system, campaign=c) for c in visible_campaigns(user)]
     return tables + [Book(system=key, owner=user) for key in SYSTEMS]
+
+
+# NPCs and minions ------------------------------------------------------------------------
+# An NPC is seen by its table's GMs (co-GMs included) and its owner; its table's players
+# see what a GM revealed (`Visibility`), nobody else anything (404). Minion groups are the
+# GMs' alone.
+
+
+def _reveals_sheet(user: User, character: Character) -> bool:
+    """Whether `character` is an NPC whose whole sheet its GM showed to `user`'s table."""
+    if character.campaign_id is None:
+        return False
+    return (
+        Npc.objects.filter(character=character, visibility=Visibility.SHEET).exists()
+        and Membership.objects.filter(campaign_id=character.campaign_id, user=user).exists()
+    )
+
+
+def players_sheets(campaign: Campaign) -> QuerySet[Character]:
+    """The table's characters that are no NPC: the players' sheets."""
+    return campaign.characters.filter(npc__isnull=True)
+
+
+def table_npcs(user: User, campaign: Campaign) -> QuerySet[Npc]:
+    """The table's NPCs `user` may know of: all of them for its GMs, the revealed ones for
+    its players, none for anybody else."""
+    role = campaign_role(user, campaign)
+    if role is None:
+        return Npc.objects.none()
+    npcs = Npc.objects.filter(character__campaign=campaign).select_related("character")
+    if role is not Role.GM:
+        npcs = npcs.exclude(visibility=Visibility.HIDDEN)
+    return npcs.order_by("character__name", "pk")
+
+
+def hidden_npc_characters(campaign: Campaign) -> QuerySet[Character]:
+    """The table's NPCs no player may know of yet: their rolls stay in the GMs' log."""
+    return Character.objects.filter(campaign=campaign, npc__visibility=Visibility.HIDDEN)
+
+
+def npc_for(user: User, pk: int, *, gm: bool = False, for_update: bool = False) -> tuple[Npc, bool]:
+    """Load an NPC and whether `user` runs its table: 404 unless they run it or a GM
+    revealed it to their table; with `gm`, 404 for a player too (as for a hidden one: a
+    player's post learns nothing), 403 for nobody."""
+    if not user.is_authenticated:
+        raise Http404("No such NPC.")
+    rows = Npc.objects.select_related("character__campaign", "character__owner")
+    if for_update:
+        rows = rows.select_for_update(of=("self",))
+    npc = rows.filter(pk=pk).first()
+    if npc is None or npc.character.campaign_id is None:
+        raise Http404("No such NPC.")
+    role = campaign_role(user, npc.character.campaign)
+    runs = role is Role.GM
+    if not runs and (gm or role is None or npc.visibility == Visibility.HIDDEN):
+        raise Http404("No such NPC.")
+    return npc, runs
+
+
+def minion_group_for(user: User, pk: int, *, for_update: bool = False) -> MinionGroup:
+    """Load a group of minions for a GM of its table; 404 for everybody else."""
+    if not user.is_authenticated:
+        raise Http404("No such group.")
+    rows = MinionGroup.objects.select_related("campaign", "block")
+    if for_update:
+        rows = rows.select_for_update(of=("self",))
+    group = rows.filter(pk=pk).first()
+    if group is None or campaign_role(user, group.campaign) is not Role.GM:
+        raise Http404("No such group.")
+    return group
+
+
+def table_minion_groups(user: User, campaign: Campaign) -> QuerySet[MinionGroup]:
+    if campaign_role(user, campaign) is not Role.GM:
+        return MinionGroup.objects.none()
+    return campaign.minion_groups.select_related("block").prefetch_related("members")

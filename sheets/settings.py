@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "sheets.transfer",
     "sheets.rolls",
     "sheets.compendium",
+    "sheets.npcs",
     "sheets.perf",
 ]
 

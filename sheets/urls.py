@@ -21,5 +21,6 @@ urlpatterns = [
     path("compendium/", include("sheets.compendium.urls")),
     path("", include("sheets.printing.urls")),
     path("", include("sheets.rolls.urls")),
+    path("", include("sheets.npcs.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -37,7 +37,10 @@ from sheets.permissions import (
     campaign_for,
     notes_left_behind,
     own_characters,
+    players_sheets,
     role_change_refusal,
+    table_minion_groups,
+    table_npcs,
     visible_campaigns,
 )
 from sheets.printing.services import table_print_context
@@ -171,7 +174,7 @@ def dashboard_rows(campaign: Campaign) -> list[SheetRow]:
     status is computed from the sheet itself, so 50 sheets cost what 5 do.
     """
     latest = Revision.objects.filter(character=OuterRef("pk")).order_by("-version")
-    characters = with_figures(campaign.characters.select_related("owner")).annotate(
+    characters = with_figures(players_sheets(campaign).select_related("owner")).annotate(
         last_change_at=Subquery(latest.values("created_at")[:1]),
         last_change_by=Subquery(latest.values("author__username")[:1]),
     )
@@ -247,6 +250,8 @@ def _detail_context(
         ],
         "readings": _readings(campaign),
         "my_sheets_here": list(mine.filter(campaign=campaign)),
+        # The table's NPCs apart from the players' sheets: a player gets the revealed ones.
+        "npcs": list(table_npcs(request.user, campaign)),
         "eligible": list(mine.filter(system=campaign.system, campaign__isnull=True)),
         "errors": errors or {},
         "posted": posted or {},
@@ -266,6 +271,7 @@ def _detail_context(
         context |= _invitations_context(request, campaign, errors, posted)
         context |= table_print_context(campaign)
         context["notes_left_behind"] = list(notes_left_behind(request.user, campaign))
+        context["minion_groups"] = list(table_minion_groups(request.user, campaign))
         # Members whose role this GM may not change (the creator, for a co-GM): no button.
         context["roles_fixed"] = {
             member.pk

@@ -25,7 +25,7 @@ from sheets.permissions import CharacterAccess, Need, character_for
 @require_GET
 @login_required
 def character_history(request: HttpRequest, pk: int) -> HttpResponse:
-    character, access = character_for(request.user, pk)
+    character, access = character_for(request.user, pk, Need.RECORDS)
     page, groups = history_page(character, request.GET.get("page"))
     # One group opens to its versions (without JavaScript too): named by its first version.
     opened = ascii_number(request.GET.get("open", ""))
@@ -59,7 +59,7 @@ def _version(raw: str | None, default: int) -> int | None:
 @require_GET
 @login_required
 def character_history_diff(request: HttpRequest, pk: int) -> HttpResponse:
-    character, _ = character_for(request.user, pk)
+    character, _ = character_for(request.user, pk, Need.RECORDS)
     older = _version(request.GET.get("from"), max(1, character.version - 1))
     newer = _version(request.GET.get("to"), character.version)
     context = {"character": character, "older": older, "newer": newer, "changes": []}

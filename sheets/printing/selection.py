@@ -24,6 +24,8 @@ def approved_sheets(campaign: Campaign) -> QuerySet[Character]:
         Character.objects.filter(
             campaign=campaign, review_state=ReviewState.APPROVED, review_version=F("version")
         )
+        # The GM's NPCs are no player's sheet: the table's PDF leaves them out (sheets/npcs).
+        .filter(npc__isnull=True)
         .select_related("owner")
         .order_by("name", "pk")
     )

@@ -38,7 +38,13 @@ from sheets.advancement.figures import engine_sheet
 from sheets.campaigns.models import Campaign, Role
 from sheets.characters.models import Character
 from sheets.characters.services import EditRefused, StaleVersion, character_apply_edits
-from sheets.permissions import CharacterAccess, Need, campaign_role, character_for
+from sheets.permissions import (
+    CharacterAccess,
+    Need,
+    campaign_role,
+    character_for,
+    hidden_npc_characters,
+)
 from sheets.rolls.hits import roll_facts
 from sheets.rolls.models import RollEntry
 
@@ -353,6 +359,8 @@ def _table_entries(user: User, campaign: Campaign, role: Role | None) -> QuerySe
     entries = RollEntry.objects.filter(campaign=campaign)
     if role is not Role.GM:
         entries = entries.filter(secret=False)
+        # A hidden NPC's rolls are the GMs' until they reveal it (sheets/permissions.py).
+        entries = entries.exclude(character__in=hidden_npc_characters(campaign))
     return entries
 
 

@@ -167,7 +167,7 @@ def campaign_roll_log(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @vary_on_headers("HX-Request")
 def character_roll_log(request: HttpRequest, pk: int) -> HttpResponse:
-    character, access = character_for(request.user, pk)
+    character, access = character_for(request.user, pk, Need.RECORDS)
     after, seen = _after(request), _polled(request)
     entries = list(sheet_log(character, access, after=after, seen=seen))
     if seen is not None:

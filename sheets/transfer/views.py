@@ -13,7 +13,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from rulesets.weg_d6.data import ATTRIBUTE_SLUGS
-from sheets.permissions import character_for
+from sheets.permissions import Need, character_for
 from sheets.transfer import imports
 from sheets.transfer.compendium_file import compendium_file_schema
 from sheets.transfer.datapad import (
@@ -30,7 +30,7 @@ from sheets.transfer.schema import character_file_schema
 @require_GET
 @login_required
 def character_export(request: HttpRequest, pk: int) -> HttpResponse:
-    character = character_for(request.user, pk)[0]
+    character = character_for(request.user, pk, Need.RECORDS)[0]
     response = HttpResponse(
         file_bytes(export_character(character)), content_type="application/json; charset=utf-8"
     )

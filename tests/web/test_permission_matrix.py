@@ -50,6 +50,8 @@ from sheets.characters.services import (
 from sheets.compendium.models import Book, CompendiumEntry, EntryVersion
 from sheets.compendium.services import entry_create
 from sheets.history.models import Revision
+from sheets.npcs.models import MinionGroup, MinionMember, Npc
+from sheets.npcs.services import group_create, npc_create
 from sheets.printing.models import TablePrint
 from sheets.printing.pdf import render_character_pdf
 from sheets.rolls.models import RollEntry
@@ -72,6 +74,7 @@ TABLE_NAME = "Outer Rim"  # the table (tests/conftest.py)
 OTHER_TABLE_NAME = "Core Worlds"  # the other GM's table (tests/conftest.py)
 GM_NOTE_MARKER = "GMNOTE-ZX81-only-for-the-gm"
 HIDDEN_ENTRY_MARKER = "HIDDEN-QX42 secret weapon"  # an entry of the table's book, hidden
+HIDDEN_NPC_MARKER = "Moff NPCSECRET-7Q"  # the name of the GM's hidden NPC (sheets/npcs)
 
 # Pages that are public by design, so asking them as five people proves nothing; each with
 # the reason it is left out.
@@ -278,6 +281,25 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
         "POST": _row(LOGIN, 403, 403, MOVED, 404),
     },
     "compendium_entry_visibility": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    # NPCs and minions (issue 28): the table's GMs make them (players refused, 403; another
+    # GM finds no table, 404). A hidden NPC and a group of minions are found by nobody but
+    # the table's GMs (404, posts included, as for any sheet one cannot see); the hidden
+    # NPC has no portrait, so its picture is 404 for its GM too.
+    "npc_new": {"GET": _row(LOGIN, 403, 403, 200, 404), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    "npc_quick": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "minion_group_new": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "npc_detail": {"GET": _row(LOGIN, 404, 404, 200, 404), "POST": _all(405)},
+    "npc_reveal": {"GET": _all(405), "POST": _row(LOGIN, 404, 404, MOVED, 404)},
+    "npc_portrait": {"GET": _row(LOGIN, 404, 404, 404, 404), "POST": _all(405)},
+    "minion_group": {"GET": _row(LOGIN, 404, 404, 200, 404), "POST": _all(405)},
+    "minion_hit": {"GET": _all(405), "POST": _row(LOGIN, 404, 404, MOVED, 404)},
+    "minion_heal": {"GET": _all(405), "POST": _row(LOGIN, 404, 404, MOVED, 404)},
 }
 
 # (url name, method, person) -> why the app answers wrongly today. Each is a real bug with
@@ -305,6 +327,8 @@ class World:
     portrait: Portrait
     entry: CompendiumEntry | None = None  # a visible entry of the table's compendium
     hidden_entry: CompendiumEntry | None = None  # one its GM hid from the players
+    npc: Character | None = None  # the GM's hidden NPC at the table
+    group: MinionGroup | None = None  # a group of minions with the NPC as its stat block
 
 
 _TABLE_PDF: dict[str, bytes] = {}
@@ -367,6 +391,10 @@ def world(player, other_player, gm, other_gm, table, other_table, swd10_characte
         data=_compendium_weapon(HIDDEN_ENTRY_MARKER),
         hidden=True,
     )
+    npc = npc_create(user=gm, campaign_id=table.pk, name=HIDDEN_NPC_MARKER)
+    group = group_create(
+        user=gm, campaign_id=table.pk, block_id=str(npc.pk), name="Squad", count="2"
+    )
     kira.refresh_from_db()
     table.refresh_from_db()
     return World(
@@ -390,6 +418,8 @@ def world(player, other_player, gm, other_gm, table, other_table, swd10_characte
         portrait=portrait,
         entry=entry,
         hidden_entry=hidden_entry,
+        npc=npc,
+        group=group,
     )
 
 
@@ -490,6 +520,15 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "compendium_entry_edit": {"pk": w.entry.pk},
         "compendium_entry_remove": {"pk": w.entry.pk},
         "compendium_entry_visibility": {"pk": w.entry.pk},
+        "npc_new": {"pk": table},
+        "npc_quick": {"pk": table},
+        "minion_group_new": {"pk": table},
+        "npc_detail": {"pk": w.npc.pk},
+        "npc_reveal": {"pk": w.npc.pk},
+        "npc_portrait": {"pk": w.npc.pk, "digest": "0" * 64},
+        "minion_group": {"pk": w.group.pk},
+        "minion_hit": {"pk": w.group.pk},
+        "minion_heal": {"pk": w.group.pk},
     }.get(name, {})
 
 
@@ -552,6 +591,12 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         "compendium_entry_edit": {"_version": "1"} | _compendium_form("Heavy repeater", damage="5"),
         "compendium_entry_remove": {"version": "1"},
         "compendium_entry_visibility": {"version": "1", "hidden": "1"},
+        "npc_new": {"name": "Grand Moff Two"},
+        "npc_quick": {"name": "Thug", "attr.strength": "2"},
+        "minion_group_new": {"name": "Patrol", "block": str(w.npc.pk), "count": "3"},
+        "npc_reveal": {"visibility": "name", "version": "1"},
+        "minion_hit": {"member": str(w.group.members.first().pk), "levels": "1", "version": "1"},
+        "minion_heal": {"member": str(w.group.members.first().pk), "version": "1"},
     }.get(name, {})
 
 
@@ -617,6 +662,7 @@ SECRETS = (
     ),
     Secret("the other table's name", lambda w: OTHER_TABLE_NAME, frozenset({"other_gm"})),
     Secret("a hidden compendium entry", lambda w: HIDDEN_ENTRY_MARKER, frozenset({"gm"})),
+    Secret("a hidden NPC's name", lambda w: HIDDEN_NPC_MARKER, frozenset({"gm"})),
 )
 
 
@@ -681,6 +727,11 @@ def stored_state() -> dict[str, list]:
             )
         ),
         "entry_versions": list(EntryVersion.objects.order_by("pk").values_list("pk")),
+        "npcs": list(Npc.objects.order_by("pk").values_list("pk", "visibility", "version")),
+        "minion_groups": list(MinionGroup.objects.order_by("pk").values_list("pk", "version")),
+        "minion_members": list(
+            MinionMember.objects.order_by("pk").values_list("pk", "group", "wounds")
+        ),
     }
 
 
@@ -889,3 +940,33 @@ def test_the_hidden_entry_is_the_gms_to_read(client, world):
     client.force_login(world.users["gm"])
     response = client.get(reverse("compendium_entry", kwargs={"pk": world.hidden_entry.pk}))
     assert HIDDEN_ENTRY_MARKER in response.content.decode()
+
+
+# NPCs and minions asked by two more people (issue 28): a co-GM is answered as the table's
+# GM; a share link's holder, after opening the shared sheet, as anyone logged out.
+NPC_NAMES = sorted(name for name in MATRIX if name.startswith(("npc_", "minion_")))
+
+
+@pytest.mark.parametrize(
+    ("name", "method"), [(name, method) for name in NPC_NAMES for method in ("GET", "POST")]
+)
+def test_a_co_gm_is_answered_as_the_tables_gm_about_npcs(
+    client, world, password, make_user, name, method
+):
+    co_gm = make_user("leia_co_gm")
+    Membership.objects.create(campaign=world.table, user=co_gm, role=Role.GM)
+    world.users["gm"] = co_gm
+    test_answer(client, world, password, name, method, "gm", MATRIX[name][method]["gm"])
+
+
+@pytest.mark.parametrize(
+    ("name", "method"), [(name, method) for name in NPC_NAMES for method in ("GET", "POST")]
+)
+def test_a_share_links_holder_is_answered_as_anyone_logged_out_about_npcs(
+    client, world, password, name, method
+):
+    assert (
+        client.get(reverse("shared_sheet", kwargs={"token": world.share.token})).status_code == 200
+    )
+    expected = MATRIX[name][method]["anonymous"]
+    test_answer(client, world, password, name, method, "anonymous", expected)

@@ -29,6 +29,7 @@ from sheets.characters.layouts.base import Layout, build_context, changed_parts
 from sheets.characters.layouts.changed_html import changed_elements
 from sheets.characters.models import Character
 from sheets.characters.state import SheetState, sheet_state
+from sheets.npcs.state import npc_state
 from sheets.permissions import CharacterAccess
 
 SHELL = "rulesets/_sheet.html"
@@ -87,6 +88,8 @@ def _context(
     state = sheet_state(
         get_ruleset(character.system), engine_sheet(character, known), character.readings_in_force
     )
+    # An NPC is judged by its system's NPC budget, not the player's (sheets/npcs/state.py).
+    state = npc_state(character, state)
     context = build_context(
         character,
         layout_for(character.system),
@@ -138,7 +141,12 @@ def edit_context(
     layout = layout_for(character.system)
     after = sheet_context(character, access=access, errors=errors, submitted=submitted)
     old = build_context(
-        character, layout, before.state(character.system), errors={}, submitted={}, access=access
+        character,
+        layout,
+        npc_state(character, before.state(character.system)),
+        errors={},
+        submitted={},
+        access=access,
     )
     changes = changed_parts(layout, old, after)
     return after | {
