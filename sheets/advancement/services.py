@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import QuerySet
@@ -40,7 +39,9 @@ from sheets.advancement.figures import (
 from sheets.advancement.models import LedgerEntry, Training
 from sheets.characters.models import Character, Review
 from sheets.history.revisions import record_revision, revision_state
+from sheets.live.bus import roll_logged
 from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
+from sheets.rolls.dice import dice_random
 from sheets.rolls.models import RollEntry
 
 Kind = LedgerEntry.Kind
@@ -737,20 +738,12 @@ def _days(raw: Any, *, minimum: int) -> int:
 # --- the WEG attribute improvement roll (002:53) ----------------------------------------------
 
 
-def _dice() -> random.Random:
-    """The dice of a roll the ledger makes: the roll panel's own source
-    (sheets/rolls/services.dice_random, which this module cannot import, since the roll
-    service imports this one): a seeded generator only where a test sets DICE_SEED."""
-    seed = getattr(django_settings, "DICE_SEED", None)
-    return random.Random(seed) if seed is not None else random.SystemRandom()
-
-
 def _improvement_roll(advancement, sheet, trait, new_value, cost, settings, rng):
     # Only WEG rolls for a purchase; the other systems' modules have no such rule.
     make = getattr(advancement, "improvement_roll", None)
     if make is None:
         return None
-    return make(sheet, trait, new_value, cost, settings, rng or _dice())
+    return make(sheet, trait, new_value, cost, settings, rng or dice_random())
 
 
 def _words(advancement, sheet: dict, trait: str, rolled) -> str:
@@ -764,6 +757,7 @@ def _rolled(character, user, advancement, sheet, bought, trait, line, rolled):
     balance to where it was."""
     words = _words(advancement, sheet, trait, rolled)
     label = line["trait_label"]
+    roll_logged(character.campaign_id, character.pk)  # to the log's open pages, on commit
     log = RollEntry.objects.create(
         campaign_id=character.campaign_id,
         character=character,

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Q, QuerySet
@@ -38,6 +37,7 @@ from sheets.advancement.figures import engine_sheet
 from sheets.campaigns.models import Campaign, Role
 from sheets.characters.models import Character
 from sheets.characters.services import EditRefused, StaleVersion, character_apply_edits
+from sheets.live.bus import roll_logged
 from sheets.permissions import (
     CharacterAccess,
     Need,
@@ -45,6 +45,7 @@ from sheets.permissions import (
     character_for,
     hidden_npc_characters,
 )
+from sheets.rolls.dice import dice_random
 from sheets.rolls.hits import roll_facts
 from sheets.rolls.models import RollEntry
 
@@ -65,18 +66,6 @@ class RollRefused(Exception):
     def __init__(self, errors: Mapping[str, str]) -> None:
         super().__init__("; ".join(errors.values()))
         self.errors = dict(errors)
-
-
-def dice_random() -> random.Random:
-    """The operating system's randomness; a seeded generator only where a test asks for one.
-
-    `DICE_SEED` is never set by sheets/settings.py: a test sets it (pytest-django's
-    `settings` fixture) so a roll made through a page is repeatable.
-    """
-    seed = getattr(django_settings, "DICE_SEED", None)
-    if seed is not None:
-        return random.Random(seed)
-    return random.SystemRandom()
 
 
 @dataclass(frozen=True)
@@ -292,6 +281,7 @@ def roll_make(
         except InvalidRoll as refused:
             raise RollRefused({_field(setup, refused.option): refused.message}) from None
         _spend(user, character, access, setup, options, result)
+        roll_logged(character.campaign_id, character.pk)  # to the log's open pages, on commit
         return RollEntry.objects.create(
             campaign_id=character.campaign_id,
             character=character,
@@ -362,6 +352,12 @@ def _table_entries(user: User, campaign: Campaign, role: Role | None) -> QuerySe
         # A hidden NPC's rolls are the GMs' until they reveal it (sheets/permissions.py).
         entries = entries.exclude(character__in=hidden_npc_characters(campaign))
     return entries
+
+
+def table_entries(user: User, campaign: Campaign, role: Role | None = None):
+    """The table's rolls `user` may read, neither ordered nor cut: the HTTP API (sheets/api)
+    pages through them by id, under the same rule as the log's page."""
+    return _table_entries(user, campaign, role)
 
 
 def sheet_log(

@@ -114,7 +114,7 @@ def test_the_same_seed_rolls_the_same_dice(loner_of, player):
 
 
 def test_without_a_generator_a_roll_uses_the_systems_randomness(settings, loner_of, player):
-    from sheets.rolls.services import dice_random
+    from sheets.rolls.dice import dice_random
 
     settings.DICE_SEED = None
     assert isinstance(dice_random(), random.SystemRandom)
