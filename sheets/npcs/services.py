@@ -299,3 +299,44 @@ def member_heal(
 def _bump(group: MinionGroup) -> None:
     group.version += 1
     group.save(update_fields=["version"])
+
+
+# The NPC rules a GM may change ---------------------------------------------------------
+
+
+def npc_settings(campaign: Campaign) -> list[tuple[Any, Any]]:
+    """The table's NPC settings (rulesets/<key>/npcs.py), each with the value in force."""
+    declared = npc_rules(campaign.system).NPC_SETTINGS
+    in_force = resolve_settings(declared, campaign.rule_settings)
+    return [(setting, in_force[setting.key]) for setting in declared]
+
+
+def npc_settings_save(
+    *,
+    user: AbstractBaseUser,
+    campaign_id: int,
+    submitted: Mapping[str, str],
+    expected_version: int,
+) -> Campaign:
+    """Save the table's NPC settings among its house rules (the campaign's version moves
+    on, as for any house rule); a refused value refuses them all, nothing stored."""
+    with transaction.atomic():
+        campaign, _ = campaign_for(user, campaign_id, gm=True, for_update=True)
+        if campaign.version != expected_version:
+            raise StaleNpc()
+        chosen = dict(campaign.rule_settings)
+        errors: dict[str, str] = {}
+        for setting in npc_rules(campaign.system).NPC_SETTINGS:
+            if setting.key not in submitted:
+                continue
+            try:
+                chosen[setting.key] = setting.coerce(submitted[setting.key])
+            except (ValueError, TypeError) as refused:
+                errors[setting.key] = str(refused)
+        if errors:
+            raise NpcRefused(errors)
+        if chosen != campaign.rule_settings:
+            campaign.rule_settings = chosen
+            campaign.version += 1
+            campaign.save(update_fields=["rule_settings", "version"])
+    return campaign

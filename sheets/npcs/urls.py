@@ -7,6 +7,7 @@ from sheets.npcs import views
 urlpatterns = [
     path("campaigns/<int:pk>/npcs/new/", views.npc_new, name="npc_new"),
     path("campaigns/<int:pk>/npcs/quick/", views.npc_quick, name="npc_quick"),
+    path("campaigns/<int:pk>/npcs/settings/", views.npc_settings, name="npc_settings"),
     path("campaigns/<int:pk>/minions/new/", views.group_new, name="minion_group_new"),
     path("npcs/<int:pk>/", views.npc_detail, name="npc_detail"),
     path("npcs/<int:pk>/reveal/", views.npc_reveal, name="npc_reveal"),

@@ -117,6 +117,36 @@ def npc_portrait(request: HttpRequest, pk: int, digest: str) -> HttpResponse:
     return response
 
 
+@require_http_methods(["GET", "POST"])
+@login_required
+def npc_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, _ = campaign_for(request.user, pk, gm=True)
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            services.npc_settings_save(
+                user=request.user,
+                campaign_id=campaign.pk,
+                submitted=request.POST,
+                expected_version=_version(request),
+            )
+        except NpcRefused as refused:
+            errors = refused.errors
+        except StaleNpc as stale:
+            errors = {"version": str(stale)}
+        else:
+            messages.success(request, "Saved the table's NPC rules.")
+            return redirect("npc_settings", pk=campaign.pk)
+        campaign.refresh_from_db()
+    context = {
+        "campaign": campaign,
+        "settings": services.npc_settings(campaign),
+        "errors": errors,
+        "posted": request.POST,
+    }
+    return render(request, "npcs/settings.html", context, status=400 if errors else 200)
+
+
 # Minions ---------------------------------------------------------------------------------
 
 

@@ -265,3 +265,46 @@ def test_a_player_reading_a_revealed_npc_gets_none_of_its_records(
     assert client.get(reverse(name, kwargs={"pk": hidden_npc.pk})).status_code == 403
     client.force_login(gm)
     assert client.get(reverse(name, kwargs={"pk": hidden_npc.pk})).status_code == 200
+
+
+def test_the_gm_sets_the_tables_npc_rules_and_a_new_npc_follows_them(client, gm, make_user):
+    from sheets.campaigns.services import campaign_create
+
+    table = campaign_create(user=gm, name="Rebels", system="ore")
+    client.force_login(gm)
+    url = reverse("npc_settings", kwargs={"pk": table.pk})
+    assert "001:L768" in client.get(url).content.decode()
+    response = client.post(url, {"npc_points": "60", "version": str(table.version)})
+    assert response.status_code == 302
+    npc = npc_create(user=gm, campaign_id=table.pk, name="Officer")
+    assert npc.sheet["character_points"] == 60
+
+
+@pytest.mark.parametrize("raw", ["lots", "-5", "100001"])
+def test_a_bad_npc_rule_is_refused_beside_its_field_and_nothing_stored(client, gm, raw):
+    from sheets.campaigns.models import Campaign
+    from sheets.campaigns.services import campaign_create
+
+    table = campaign_create(user=gm, name="Rebels", system="ore")
+    client.force_login(gm)
+    response = client.post(
+        reverse("npc_settings", kwargs={"pk": table.pk}),
+        {"npc_points": raw, "version": str(table.version)},
+    )
+    assert (
+        response.status_code == 400
+        and "Character points for a new NPC" in response.content.decode()
+    )
+    assert Campaign.objects.get(pk=table.pk).rule_settings == table.rule_settings
+
+
+def test_a_stale_npc_rules_form_is_refused(client, gm):
+    from sheets.campaigns.services import campaign_create
+
+    table = campaign_create(user=gm, name="Rebels", system="ore")
+    client.force_login(gm)
+    response = client.post(
+        reverse("npc_settings", kwargs={"pk": table.pk}),
+        {"npc_points": "50", "version": str(table.version - 1)},
+    )
+    assert response.status_code == 400 and "changed elsewhere" in response.content.decode()

@@ -294,6 +294,10 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
         "GET": _row(LOGIN, 403, 403, 200, 404),
         "POST": _row(LOGIN, 403, 403, MOVED, 404),
     },
+    "npc_settings": {
+        "GET": _row(LOGIN, 403, 403, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
     "npc_detail": {"GET": _row(LOGIN, 404, 404, 200, 404), "POST": _all(405)},
     "npc_reveal": {"GET": _all(405), "POST": _row(LOGIN, 404, 404, MOVED, 404)},
     "npc_portrait": {"GET": _row(LOGIN, 404, 404, 404, 404), "POST": _all(405)},
@@ -523,6 +527,7 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "npc_new": {"pk": table},
         "npc_quick": {"pk": table},
         "minion_group_new": {"pk": table},
+        "npc_settings": {"pk": table},
         "npc_detail": {"pk": w.npc.pk},
         "npc_reveal": {"pk": w.npc.pk},
         "npc_portrait": {"pk": w.npc.pk, "digest": "0" * 64},
@@ -595,6 +600,7 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         "npc_quick": {"name": "Thug", "attr.strength": "2"},
         "minion_group_new": {"name": "Patrol", "block": str(w.npc.pk), "count": "3"},
         "npc_reveal": {"visibility": "name", "version": "1"},
+        "npc_settings": {"npc_dot_budget": "none", "version": str(w.table.version)},
         "minion_hit": {"member": str(w.group.members.first().pk), "levels": "1", "version": "1"},
         "minion_heal": {"member": str(w.group.members.first().pk), "version": "1"},
     }.get(name, {})
