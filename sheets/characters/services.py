@@ -4,6 +4,7 @@ check and a revision, so no edit is lost and none silently overwrites another.""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -11,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rulesets.core import InvalidEdit, RowKind, Stage, TraitRow, resolve_settings
+from rulesets.core.compendium import REF_LIMIT, InvalidEntry
 from rulesets.core.parsing import clean_text
 from rulesets.core.stage import STAGE_TRAIT
 from rulesets.registry import get_ruleset, system_info
@@ -28,6 +30,7 @@ from sheets.advancement.models import LedgerEntry
 from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, GMNote, Review, ReviewState, ShareLink
 from sheets.characters.state import sheet_state
+from sheets.compendium.models import Book
 from sheets.history.revisions import (
     changed_paths,
     changes_between,
@@ -35,13 +38,25 @@ from sheets.history.revisions import (
     record_revision,
     revision_state,
 )
-from sheets.permissions import CharacterAccess, Need, character_for, gm_rows, trait_refusal
+from sheets.permissions import (
+    CharacterAccess,
+    Need,
+    book_entries,
+    character_for,
+    gm_rows,
+    trait_refusal,
+)
 
 NAME_TRAIT = "character.name"
 SETTING_PREFIX = "setting."
 NAME_MAX_LENGTH = 100
 # What a sheet edit writes back to the character's row.
 EDITED_FIELDS = ("name", "rule_settings", "sheet", "version", "updated_at")
+# The sheet's compendium picker: its raw value is the entry's ref ("seed:<kind>:<slug>" or
+# "entry:<id>"). Its name holds ".add", so a whole-form save skips it like any "add" row.
+PICK_TRAIT = "compendium.add"
+# The kinds a player's sheet does not pick: an NPC template fills an NPC (sheets/npcs).
+UNPICKED_KINDS = frozenset({"npc_template"})
 
 
 class StaleVersion(Exception):
@@ -200,6 +215,7 @@ def character_apply_edits(
         # Readings first, so trait edits in the same request are judged under them.
         ordered = sorted(edits.items(), key=lambda item: not item[0].startswith(SETTING_PREFIX))
         stage_before = character.sheet.get(STAGE_TRAIT)
+        picks: list[str] = []
         for trait, raw in ordered:
             refusal = trait_refusal(access, character, trait, reserved)
             if trait == STAGE_TRAIT and may_award(access, character):
@@ -216,6 +232,13 @@ def character_apply_edits(
             try:
                 if trait == NAME_TRAIT:
                     name = clean_name(raw)
+                elif trait == PICK_TRAIT:
+                    readings = (
+                        chosen if character.campaign_id is None else character.readings_in_force
+                    )
+                    entry = picked_entry(user, character, raw)
+                    sheet = _picked_onto(ruleset, sheet, entry, readings)
+                    picks.append(f"picked {entry.name} from {entry.book}")
                 elif trait.startswith(SETTING_PREFIX):
                     _apply_setting(ruleset, chosen, trait, raw)
                 else:
@@ -255,7 +278,97 @@ def character_apply_edits(
             advancement.with_ledger(before["sheet"], known),
             advancement.with_ledger(character.sheet, known),
         )
-        record_revision(character, user, _summarise(ruleset, edits), before, judged)
+        if picks:
+            # Said as what was picked and from where, not as the ref the form sent.
+            record_revision(character, user, "; ".join(picks), before)
+        else:
+            record_revision(character, user, _summarise(ruleset, edits), before, judged)
+    return character
+
+
+@dataclass(frozen=True)
+class PickedEntry:
+    """A compendium entry as a sheet picks it: the version it takes, and where it is from."""
+
+    kind: str
+    ref: str
+    version: int
+    name: str
+    data: dict
+    book: str  # "the rulebook" or the book's title
+
+
+def picked_entry(user: AbstractBaseUser, character: Character, ref: str) -> PickedEntry:
+    """The entry `ref` names, as `user` may see it in the book `character` picks from (its
+    table's, or its owner's own): a built-in, or a stored entry they may read. An entry of
+    another book, or hidden from them, is refused like an unknown one."""
+    ruleset = get_ruleset(character.system)
+    unknown = InvalidEdit(PICK_TRAIT, "Pick an entry of this sheet's compendium.")
+    text = str(ref).strip()
+    if len(text) > REF_LIMIT:
+        raise unknown
+    where, _, rest = text.partition(":")
+    if where == "seed":
+        kind, _, slug = rest.partition(":")
+        for found in ruleset.builtin_entries():
+            if (found.kind, found.slug) == (kind, slug) and kind not in UNPICKED_KINDS:
+                return PickedEntry(
+                    kind,
+                    f"seed:{kind}:{slug}",
+                    1,
+                    found.data["name"],
+                    dict(found.data),
+                    "the rulebook",
+                )
+        raise unknown
+    if where != "entry" or not rest.isdigit() or len(rest) > 18:
+        raise unknown
+    book = Book.of_sheet(character)
+    stored = book_entries(user, book).filter(pk=int(rest)).first()
+    if stored is None or stored.kind in UNPICKED_KINDS:
+        raise unknown
+    return PickedEntry(
+        stored.kind, stored.ref, stored.version, stored.name, dict(stored.data), book.title
+    )
+
+
+def _picked_onto(ruleset: Any, sheet: dict, entry: PickedEntry, readings: Mapping) -> dict:
+    settings = resolve_settings(ruleset.SETTINGS, readings)
+    try:
+        return ruleset.pick_entry(sheet, entry.kind, entry.ref, entry.version, entry.data, settings)
+    except InvalidEntry as refused:
+        raise InvalidEdit(PICK_TRAIT, " ".join(refused.errors.values())) from None
+
+
+def character_follow_entry(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    kind: str,
+    ref: str,
+    version: int,
+    name: str,
+    data: Mapping[str, Any],
+) -> Character:
+    """Bring what the sheet picked from entry `ref` to its new `version` (the GM changed the
+    entry and confirmed what it does to the sheets): one revision, "compendium: <entry> vN".
+    A sheet that cannot take the version is refused (EditRefused) and left as it was."""
+    with transaction.atomic():
+        # The book's GM (or a personal book's owner) edits every sheet that picks from it.
+        character, _ = character_for(user, character_id, Need.EDIT, for_update=True)
+        ruleset = get_ruleset(character.system)
+        settings = resolve_settings(ruleset.SETTINGS, character.readings_in_force)
+        try:
+            sheet = ruleset.refresh_entry(character.sheet, kind, ref, version, data, settings)
+        except InvalidEntry as refused:
+            raise EditRefused({PICK_TRAIT: " ".join(refused.errors.values())}) from None
+        if sheet == character.sheet:
+            return character
+        before = revision_state(character)
+        character.sheet = sheet
+        character.version += 1
+        character.save(update_fields=["sheet", "version", "updated_at"])
+        record_revision(character, user, f"compendium: {name} v{version}", before)
     return character
 
 

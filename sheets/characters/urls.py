@@ -12,6 +12,8 @@ urlpatterns = [
     path("characters/<int:pk>/", views.character_sheet, name="character_sheet"),
     path("characters/<int:pk>/edit/", views.character_edit, name="character_edit"),
     path("characters/<int:pk>/copy/", views.character_copy, name="character_copy"),
+    # One kind's compendium entries the sheet may pick (the pick itself is an edit).
+    path("characters/<int:pk>/pick/<slug:kind>/", views.character_pick, name="character_pick"),
     path("characters/<int:pk>/delete/", views.character_remove, name="character_remove"),
     path(
         "characters/<int:pk>/submit/",

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 from django.db.models import F, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -26,8 +27,10 @@ from sheets.campaigns.models import Campaign
 from sheets.campaigns.services import CampaignRefused, character_take_out
 from sheets.characters.layouts import SHELL, Snapshot, drawn_swaps, edit_context, sheet_context
 from sheets.characters.layouts.base import trait_dom_id
+from sheets.characters.layouts.compendium import pickable_kinds, picker_choices
 from sheets.characters.models import Character, GMNote, Review, ReviewState
 from sheets.characters.services import (
+    PICK_TRAIT,
     ActionRefused,
     EditRefused,
     StaleVersion,
@@ -43,16 +46,19 @@ from sheets.characters.services import (
     share_link_create,
     share_link_revoke,
 )
+from sheets.compendium.models import Book
 from sheets.history.revisions import HistoryBroken, as_changes, change_lines, state_at
 from sheets.list_filters import Filters
 from sheets.permissions import (
     CharacterAccess,
     Need,
+    book_entries,
     campaign_for,
     character_access,
     character_for,
     own_characters,
     shared_character,
+    trait_refusal,
 )
 
 # A shared page's viewer: sees the sheet, sets nothing.
@@ -666,3 +672,28 @@ def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
     character = shared_character(token)
     context = sheet_context(character, access=NOBODY) | {"shared_token": token}
     return render(request, SHELL, context)
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
+def character_pick(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    """One kind's entries the sheet may pick (its book's the viewer may read, then the
+    rulebook's): under the sheet's compendium row for htmx, a page of its own without."""
+    character, access = character_for(request.user, pk, Need.EDIT)
+    refusal = trait_refusal(access, character, PICK_TRAIT, set())
+    if refusal:
+        raise PermissionDenied(refusal)
+    plural = dict(pickable_kinds(character.system)).get(kind)
+    if plural is None:
+        raise Http404("This system's sheets pick no such kind.")
+    book = Book.of_sheet(character)
+    context = {
+        "character": character,
+        "kind_plural": plural,
+        "choices": picker_choices(character, kind, book_entries(request.user, book)),
+        "book_url": reverse("compendium_browse", args=[book.key]),
+    }
+    if request.htmx:
+        return render(request, "characters/_compendium_choices.html", context)
+    return render(request, "characters/pick.html", context)

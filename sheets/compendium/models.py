@@ -66,6 +66,13 @@ class Book:
     def of(cls, entry: CompendiumEntry) -> Book:
         return cls(system=entry.system, campaign=entry.campaign, owner=entry.owner)
 
+    @classmethod
+    def of_sheet(cls, character: models.Model) -> Book:
+        """The book a character picks from: its table's, or its owner's own outside one."""
+        if character.campaign_id is not None:
+            return cls(system=character.system, campaign=character.campaign)
+        return cls(system=character.system, owner=character.owner)
+
 
 def parse_book_key(key: str) -> tuple[str, int | str] | None:
     """("table", campaign pk) or ("mine", system) for a book's key; None for anything else."""

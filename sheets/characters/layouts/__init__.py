@@ -27,6 +27,7 @@ from sheets.advancement.figures import engine_sheet, figures, keep_figures
 from sheets.characters.layouts import o3d10, ore, swd10, weg_d6
 from sheets.characters.layouts.base import Layout, build_context, changed_parts
 from sheets.characters.layouts.changed_html import changed_elements
+from sheets.characters.layouts.compendium import with_picker
 from sheets.characters.models import Character
 from sheets.characters.state import SheetState, sheet_state
 from sheets.npcs.state import npc_state
@@ -35,11 +36,12 @@ from sheets.permissions import CharacterAccess
 SHELL = "rulesets/_sheet.html"
 SECTION_BODY = "rulesets/_section_body.html"
 # Each system's layout, by its key: one module a system, imported once.
+# Each with the compendium section beside its sheet (layouts/compendium.py).
 LAYOUTS: dict[str, Layout] = {
-    "swd10": swd10.LAYOUT,
-    "ore": ore.LAYOUT,
-    "weg_d6": weg_d6.LAYOUT,
-    "o3d10": o3d10.LAYOUT,
+    "swd10": with_picker(swd10.LAYOUT),
+    "ore": with_picker(ore.LAYOUT),
+    "weg_d6": with_picker(weg_d6.LAYOUT),
+    "o3d10": with_picker(o3d10.LAYOUT),
 }
 
 
