@@ -23,6 +23,8 @@ from rulesets.core import DieCode, InvalidEdit, RowKind, Stage, TraitRow, resolv
 from rulesets.core.cost import Cost
 from rulesets.core.ledger import CARRIED_TRAIT, LedgerFigures
 from rulesets.core.parsing import YES, clean_text, parse_whole
+from rulesets.ore import awards as ore_awards
+from rulesets.ore import rules as ore_rules
 from rulesets.registry import get_ruleset
 from sheets.advancement.figures import (
     INCOME,
@@ -1802,3 +1804,69 @@ def entries(character: Character) -> QuerySet[LedgerEntry]:
         .select_related("author", "undone_by", "training")
         .order_by("-created_at", "-pk")
     )
+
+
+# --- O.R.E. Willpower awards (001:L836-L842) ---------------------------------------------------
+
+# What the award form gives: the ledger's unit, or (O.R.E. only) current Willpower.
+EXPERIENCE = "xp"
+WILLPOWER = "willpower"
+WILLPOWER_SYSTEMS = frozenset({"ore"})
+
+
+def gives_willpower(character: Character) -> bool:
+    """Whether the award form offers current Willpower for this sheet: O.R.E., and not a
+    droid (droids have none, L764)."""
+    if character.system not in WILLPOWER_SYSTEMS:
+        return False
+    return ore_rules.current_willpower(character.sheet, _settings(character)) is not None
+
+
+def willpower_choices() -> tuple[tuple[str, str, str], ...]:
+    """The Willpower awards the form offers: key, label, seed line."""
+    return tuple((a.key, a.label, a.source) for a in ore_awards.WILLPOWER_AWARDS)
+
+
+def award_willpower(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    award: Any,
+    cool: Any,
+    command: Any,
+    reason: Any,
+    expected_version: int | None = None,
+) -> Character:
+    """Give current Willpower for a critical action (L840: an important goal; L842: a life
+    saved or a major enemy defeated, the subject's Cool and Command dice), which may carry it
+    above base (L838): the GM, or the owner off-table.
+
+    An award of Willpower is no experience: it is an edit of the sheet with the reason in
+    the revision, and no ledger entry, whose sums have one unit per character (XP). Like a
+    GM's correction of a value it is the GM's to make, so the player-owned Willpower row
+    does not stop it. LedgerRefused names the field at fault; nothing is written then.
+    """
+    why = _reason(reason, required=True)
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        if not may_award(access, character):
+            raise LedgerRefused("At a table, only the GM awards Willpower.", "award")
+        if character.system not in WILLPOWER_SYSTEMS:
+            raise LedgerRefused("Only Star O.R.E. sheets have Willpower awards.", "what")
+        settings = _settings(character)
+        ruleset = get_ruleset(character.system)
+        kind = str(award or "")[:40]
+        try:
+            points = ore_awards.willpower_award(kind, cool=cool, command=command)
+            sheet = character.sheet
+            for trait, raw in ore_awards.award_edits(sheet, settings, points).items():
+                sheet = ruleset.apply_edit(sheet, trait, raw, settings)
+        except InvalidEdit as refused:
+            raise LedgerRefused(refused.message, refused.trait) from None
+        label = ore_awards.AWARD_BY_KEY[kind].label
+        before = revision_state(character)
+        character.sheet = sheet
+        character.version += 1
+        character.save(update_fields=["sheet", "version", "updated_at"])
+        record_revision(character, user, f"Willpower award +{points} ({label}): {why}", before)
+        return character

@@ -83,6 +83,12 @@ def _ledger_page(
             else []
         ),
         "correctable": ledger.correctable(character) if may_award(access, character) else [],
+        # O.R.E.: the award form also gives current Willpower (001:L836-L842).
+        "willpower_awards": (
+            ledger.willpower_choices()
+            if may_award(access, character) and ledger.gives_willpower(character)
+            else ()
+        ),
         # What the character trains for now (WEG), and whether purchases here train at all.
         "trainings": list(ledger.in_training(character)),
         "trains": hasattr(advancement_for(character.system), "training_of"),
@@ -179,6 +185,21 @@ def _act(request: HttpRequest, pk: int, form: str, act) -> HttpResponse:
 @require_POST
 @login_required
 def ledger_award(request: HttpRequest, pk: int) -> HttpResponse:
+    if request.POST.get("what") == ledger.WILLPOWER:
+        return _act(
+            request,
+            pk,
+            "award",
+            lambda: ledger.award_willpower(
+                user=request.user,
+                character_id=pk,
+                award=request.POST.get("award", ""),
+                cool=request.POST.get("cool", ""),
+                command=request.POST.get("command", ""),
+                reason=request.POST.get("reason", ""),
+                expected_version=_version(request),
+            ),
+        )
     return _act(
         request,
         pk,
