@@ -308,3 +308,34 @@ def test_a_stale_npc_rules_form_is_refused(client, gm):
         {"npc_points": "50", "version": str(table.version - 1)},
     )
     assert response.status_code == 400 and "changed elsewhere" in response.content.decode()
+
+
+def test_a_quick_npc_starts_from_the_tables_npc_template(client, gm, table):
+    from sheets.compendium.models import Book
+    from sheets.compendium.services import entry_create
+
+    entry = entry_create(
+        user=gm,
+        book=Book(system=table.system, campaign=table),
+        kind="npc_template",
+        data={
+            "name": "Dock thug",
+            "traits": [{"name": "Strength", "number": 3}, {"name": "Brawl", "number": 2}],
+        },
+    )
+    client.force_login(gm)
+    url = reverse("npc_quick", kwargs={"pk": table.pk})
+    assert "Dock thug" in client.get(url).content.decode()
+    response = client.post(url, {"name": "Thug", "template": str(entry.pk), "lines": "Melee 1"})
+    assert response.status_code == 302
+    thug = Character.objects.get(name="Thug")
+    assert thug.sheet["attributes"]["strength"] == 3
+    assert thug.sheet["abilities"]["brawl"] == 2 and thug.sheet["abilities"]["melee"] == 1
+
+
+def test_the_gms_own_lists_keep_npcs_apart_from_their_characters(client, gm, table, hidden_npc):
+    client.force_login(gm)
+    assert SECRET_NAME not in client.get(reverse("character_list")).content.decode()
+    page = client.get(reverse("campaign_detail", kwargs={"pk": table.pk})).content.decode()
+    mine = page[page.index('id="my-characters"') :]
+    assert SECRET_NAME not in mine
