@@ -189,7 +189,9 @@ def _group_page(request: HttpRequest, pk: int, errors: dict[str, str], status: i
         "fields": fields,
         "errors": errors,
         "posted": request.POST,
-        "rolls_url": reverse("character_sheet", kwargs={"pk": group.block_id}),
+        "sheet_url": reverse("character_sheet", kwargs={"pk": group.block_id}),
+        # The group rolls with its stat block's traits: the block's own roll menu.
+        "rolls_url": reverse("roll_menu", kwargs={"pk": group.block_id}),
     }
     return render(request, "npcs/group.html", context, status=status)
 

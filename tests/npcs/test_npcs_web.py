@@ -339,3 +339,14 @@ def test_the_gms_own_lists_keep_npcs_apart_from_their_characters(client, gm, tab
     page = client.get(reverse("campaign_detail", kwargs={"pk": table.pk})).content.decode()
     mine = page[page.index('id="my-characters"') :]
     assert SECRET_NAME not in mine
+
+
+def test_the_groups_page_rolls_with_its_stat_block(client, gm, table, hidden_npc):
+    group = group_create(
+        user=gm, campaign_id=table.pk, block_id=str(hidden_npc.pk), name="Squad", count="3"
+    )
+    client.force_login(gm)
+    page = client.get(reverse("minion_group", kwargs={"pk": group.pk})).content.decode()
+    roll_menu = reverse("roll_menu", kwargs={"pk": hidden_npc.pk})
+    assert roll_menu in page
+    assert client.get(roll_menu).status_code == 200
