@@ -10,6 +10,7 @@ import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from rulesets.core import Cost, DieCode, InvalidEdit, resolve_settings, roll
@@ -31,6 +32,7 @@ from rulesets.weg_d6.data import (
     RE_FORCE_POWER_COST,
     SKILLS,
 )
+from rulesets.weg_d6.dice import WILD_ONE, chance_at_most
 from rulesets.weg_d6.dice import roll as wild_roll
 from rulesets.weg_d6.settings import SETTINGS
 from rulesets.weg_d6.traits import code_text as code
@@ -382,6 +384,8 @@ class AttributeRoll:
     character_dice: tuple[int, ...] = ()
     gm_dice: tuple[int, ...] = ()
     details: tuple[str, ...] = ()
+    # The exact chance, before the dice, that the new code rolls no more than the maximum.
+    chance: Fraction | None = None
 
 
 def resolve_attribute_roll(character_total: int, gm_total: int, cost: int) -> AttributeRoll:
@@ -418,11 +422,17 @@ def roll_attribute_improvement(
     roll has its Wild Die, which 002:424 applies to every roll, a 1 read as the table reads
     it; the character's roll is made first, then the GM's, from the one generator."""
     if readings is None:
-        return resolve_attribute_roll(roll_code(new_code, rng), roll_code(species_max, rng), cost)
+        outcome = resolve_attribute_roll(
+            roll_code(new_code, rng), roll_code(species_max, rng), cost
+        )
+        return replace(outcome, chance=chance_at_most(new_code, species_max, None))
     facts = (("edition", EDITION_RE),)
     mine = wild_roll(Rollable("improvement", "New code", new_code, facts), readings, rng)
     theirs = wild_roll(Rollable("maximum", "Species maximum", species_max, facts), readings, rng)
     outcome = resolve_attribute_roll(mine.total or 0, theirs.total or 0, cost)
     details = tuple(f"Character: {d}" for d in mine.details)
     details += tuple(f"GM: {d}" for d in theirs.details)
-    return replace(outcome, character_dice=mine.dice, gm_dice=theirs.dice, details=details)
+    chance = chance_at_most(new_code, species_max, readings[WILD_ONE])
+    return replace(
+        outcome, character_dice=mine.dice, gm_dice=theirs.dice, details=details, chance=chance
+    )

@@ -678,6 +678,66 @@ def chance_at_least(spec: Spec, target: int) -> Fraction:
     return Fraction(numerator, denominator)
 
 
+# --- one roll against another: the R&E attribute improvement roll (002:53) -------------------
+
+# A first face of 6 rolled again: two open-ended dice both run on with chance 1/36 a step,
+# so their difference of runs J - K is (5/7)·(1/6)^|d| at d; P(J - K ≥ m) = (6/7)·(1/6)^m.
+_BOTH_RUN = Fraction(6, 7)
+_SIXTH = Fraction(1, SIDES)
+
+
+def _runs_at_most(mine_open: int, theirs_open: int, gap: int) -> Fraction:
+    """P(6·J − 6·K ≤ gap): J the runs of 6s of the first roll's open-ended die (none when
+    `mine_open` is 0), K the second's. Runs of one die: P(J ≥ n) = (1/6)^n."""
+    n = gap // SIDES  # 6·(J − K) ≤ gap exactly when J − K ≤ ⌊gap/6⌋
+    if not mine_open and not theirs_open:
+        return Fraction(int(n >= 0))
+    if mine_open and not theirs_open:
+        return 1 - _SIXTH ** (n + 1) if n >= 0 else Fraction(0)
+    if theirs_open and not mine_open:
+        return Fraction(1) if n >= 0 else _SIXTH ** (-n)
+    return 1 - _BOTH_RUN * _SIXTH ** (n + 1) if n >= 0 else _BOTH_RUN * _SIXTH ** (-n)
+
+
+def _code_parts(pips: int, wild: bool, wild_one: str):
+    code = DieCode.from_pips(pips)
+    return _mixture(code.dice, code.pips, wild, wild_one, 0, False)
+
+
+@lru_cache(maxsize=256)
+def chance_at_most(mine: int, theirs: int, wild_one: str | None) -> Fraction:
+    """The exact chance that a roll of the code `mine` (in pips) totals no more than a roll
+    of `theirs`: the R&E attribute improvement roll, the new code against the GM's roll of
+    the species maximum, a tie to the character (002:53). `wild_one` is the table's reading
+    of a 1 on the Wild Die, which both rolls have (002:424); None rolls plain dice.
+
+    Each roll is a mixture of a finite part plus 6 per run of 6s of its open-ended die; the
+    finite parts are summed over every pair of totals, the runs in closed form."""
+    wild = wild_one is not None
+    reading = wild_one or "count"
+    numerator, denominator = 0, 1
+    for weight_a, dist_a, open_a, extra_a in _code_parts(mine, wild, reading):
+        for weight_b, dist_b, open_b, extra_b in _code_parts(theirs, wild, reading):
+            # Ways for each gap (their finite total − mine), then the runs' chance for it.
+            gaps: dict[int, int] = {}
+            for i, ways_a in enumerate(dist_a.weights):
+                if not ways_a:
+                    continue
+                x = dist_a.low + i + extra_a
+                for j, ways_b in enumerate(dist_b.weights):
+                    if ways_b:
+                        gap = dist_b.low + j + extra_b - x
+                        gaps[gap] = gaps.get(gap, 0) + ways_a * ways_b
+            part = sum(
+                (ways * _runs_at_most(open_a, open_b, gap) for gap, ways in gaps.items()),
+                Fraction(0),
+            )
+            chance = weight_a * weight_b * part / (dist_a.denominator * dist_b.denominator)
+            numerator = numerator * chance.denominator + chance.numerator * denominator
+            denominator *= chance.denominator
+    return Fraction(numerator, denominator)
+
+
 def complication_chances(spec: Spec) -> tuple[Fraction, Fraction]:
     """The exact chance of a 1 on the Wild Die's first face (1/6; 0 without a Wild Die), and
     of that 1 with a total that still reaches the difficulty, the 1 counted as rolled.

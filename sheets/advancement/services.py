@@ -23,6 +23,7 @@ from rulesets.core import DieCode, InvalidEdit, RowKind, Stage, TraitRow, resolv
 from rulesets.core.cost import Cost
 from rulesets.core.ledger import CARRIED_TRAIT, LedgerFigures
 from rulesets.core.parsing import YES, clean_text, parse_whole
+from rulesets.core.rolls import percent_text
 from rulesets.ore import awards as ore_awards
 from rulesets.ore import rules as ore_rules
 from rulesets.registry import get_ruleset
@@ -759,6 +760,7 @@ def _rolled(character, user, advancement, sheet, bought, trait, line, rolled):
     balance to where it was."""
     words = _words(advancement, sheet, trait, rolled)
     label = line["trait_label"]
+    chance = rolled.chance
     roll_logged(character.campaign_id, character.pk)  # to the log's open pages, on commit
     log = RollEntry.objects.create(
         campaign_id=character.campaign_id,
@@ -776,8 +778,10 @@ def _rolled(character, user, advancement, sheet, bought, trait, line, rolled):
         details=list(rolled.details),
         total=rolled.character_total,
         success=rolled.improved,
-        odds="",
-        odds_percent="",
+        # The exact chance the new code had of rolling no more than the maximum.
+        odds=f"{chance.numerator}/{chance.denominator}" if chance is not None else "",
+        odds_percent=percent_text(chance) if chance is not None else "",
+        question=f"{line['to_value']} at most the species maximum's roll"[:200],
         facts={"character_total": rolled.character_total, "gm_total": rolled.gm_total},
     )
     line = line | {"roll": log, "reason": f"{line['reason']}; {words}"[:REASON_MAX]}
