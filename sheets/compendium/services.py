@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
+from rulesets.core import resolve_settings
 from rulesets.core.compendium import (
     BuiltinEntry,
     EntryKind,
@@ -28,8 +29,10 @@ from rulesets.core.compendium import (
     validate_entry,
 )
 from rulesets.registry import SYSTEMS, get_ruleset
+from sheets.advancement.figures import engine_sheet
 from sheets.campaigns.models import Campaign
 from sheets.characters.models import Character
+from sheets.characters.services import EditRefused, character_follow_entry
 from sheets.compendium.models import Book, CompendiumEntry, EntryVersion
 from sheets.permissions import book_access, compendium_entry_for
 from sheets.transfer.compendium_file import FileEntry, read_book_file
@@ -97,17 +100,11 @@ def seed_ref(entry: BuiltinEntry) -> str:
 # Which sheets use an entry -----------------------------------------------------------------
 
 
-def _refs(value: Any) -> Iterator[str]:
-    """Every compendium ref a sheet holds, however deep (`{"compendium": {"ref": ...}}`)."""
-    if isinstance(value, dict):
-        mark = value.get("compendium")
-        if isinstance(mark, dict) and isinstance(mark.get("ref"), str):
-            yield mark["ref"]
-        for inner in value.values():
-            yield from _refs(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _refs(inner)
+def _refs(character: Character) -> set[str]:
+    """Every compendium ref the sheet records, as its ruleset finds them (`entry_refs`)."""
+    return {
+        ref for _kind, ref, _version in get_ruleset(character.system).entry_refs(character.sheet)
+    }
 
 
 def book_sheets(book: Book):
@@ -121,7 +118,132 @@ def book_sheets(book: Book):
 
 def sheets_using(entry: CompendiumEntry) -> list[Character]:
     ref = entry.ref
-    return [sheet for sheet in book_sheets(Book.of(entry)) if ref in set(_refs(sheet.sheet))]
+    return [sheet for sheet in book_sheets(Book.of(entry)) if ref in _refs(sheet)]
+
+
+# What a change does to the sheets using an entry ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetImpact:
+    """One sheet an entry's new version reaches: the rules it would newly break, or why it
+    cannot take the version (it then keeps the one it has)."""
+
+    character: Character
+    broken: tuple[str, ...] = ()
+    refused: str = ""
+
+    @property
+    def lines(self) -> list[str]:
+        name = self.character.name
+        if self.refused:
+            return [f"{name}: keeps the version it has ({self.refused})"]
+        return [f"{name}: {message}" for message in self.broken]
+
+
+def change_impact(entry: CompendiumEntry, data: Mapping[str, Any]) -> list[SheetImpact]:
+    """Each sheet using `entry`, judged with the entry re-picked at its next version (the
+    ruleset's `refresh_entry`), against the same sheet as it stands: the violations that
+    are new. Writes nothing."""
+    ruleset = get_ruleset(entry.system)
+    impacts = []
+    for character in sheets_using(entry):
+        settings = resolve_settings(ruleset.SETTINGS, character.readings_in_force)
+        before = engine_sheet(character)
+        try:
+            after = ruleset.refresh_entry(
+                before, entry.kind, entry.ref, entry.version + 1, dict(data), settings
+            )
+        except InvalidEntry as refused:
+            impacts.append(SheetImpact(character, refused=" ".join(refused.errors.values())))
+            continue
+        known = {v.message for v in ruleset.check(before, settings).errors}
+        new = tuple(
+            v.message for v in ruleset.check(after, settings).errors if v.message not in known
+        )
+        impacts.append(SheetImpact(character, broken=new))
+    return impacts
+
+
+def impact_digest(entry: CompendiumEntry, data: Mapping[str, Any]) -> str:
+    """A fingerprint of what a confirmed change writes: the entry's version, the data, and
+    each sheet it reaches at its version. A change confirmed on another is previewed again."""
+    sheets = [(c.pk, c.version) for c in sheets_using(entry)]
+    seen = [entry.pk, entry.version, sheets, dict(data)]
+    return hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class UpdatePreview:
+    """What saving an edit would do: the entry's data as validated, and each sheet using it
+    (empty: nothing to confirm)."""
+
+    data: dict
+    impacts: list[SheetImpact]
+    digest: str
+
+    @property
+    def needs_confirming(self) -> bool:
+        return bool(self.impacts)
+
+
+def update_preview(
+    *, user: AbstractBaseUser, entry_id: int, data: Mapping[str, Any], expected_version: int
+) -> UpdatePreview:
+    """Validate an edit as `entry_update` would and say which sheets it reaches and how;
+    writes nothing. InvalidEntry or EntryConflict as the write would raise them."""
+    entry, book, _ = compendium_entry_for(user, entry_id, change=True)
+    if entry.version != expected_version:
+        raise EntryConflict(entry)
+    kind, clean = _validated(book, entry.kind, data)
+    _check_name(book, kind, clean["name"], but=entry.pk)
+    if clean == entry.data:
+        return UpdatePreview(clean, [], "")
+    return UpdatePreview(clean, change_impact(entry, clean), impact_digest(entry, clean))
+
+
+class ImpactChanged(Exception):
+    """The entry or the sheets using it moved since the preview: preview again."""
+
+
+def entry_update_following(
+    *,
+    user: AbstractBaseUser,
+    entry_id: int,
+    data: Mapping[str, Any],
+    expected_version: int,
+    expected_digest: str,
+) -> tuple[CompendiumEntry, list[Character]]:
+    """Write the entry's new version and bring every sheet using it along, each through the
+    characters' write service (one revision each), all or nothing. A sheet that cannot take
+    the version keeps its own (the preview said so). ImpactChanged when the entry or its
+    sheets moved since the GM saw the preview."""
+    with transaction.atomic():
+        entry, _book = _locked_entry(user, entry_id, expected_version)
+        _kind, clean = _validated(Book.of(entry), entry.kind, data)
+        if impact_digest(entry, clean) != expected_digest:
+            raise ImpactChanged("The entry or a sheet using it changed since the preview.")
+        using = sheets_using(entry)
+        entry = entry_update(
+            user=user, entry_id=entry_id, data=clean, expected_version=expected_version
+        )
+        followed = []
+        for character in using:
+            try:
+                followed.append(
+                    character_follow_entry(
+                        user=user,
+                        character_id=character.pk,
+                        kind=entry.kind,
+                        ref=entry.ref,
+                        version=entry.version,
+                        name=entry.name,
+                        data=entry.data,
+                    )
+                )
+            except EditRefused:
+                continue
+        return entry, followed
 
 
 # Writes ------------------------------------------------------------------------------------

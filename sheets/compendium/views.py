@@ -285,22 +285,40 @@ def compendium_entry_edit(request: HttpRequest, pk: int) -> HttpResponse:
     kind = _kind_or_404(entry.system, entry.kind)
     context = {"book": book, "kind": kind, "entry": entry, "version": entry.version}
     if request.method == "POST":
+        version = _version(request.POST.get("_version"))
         try:
             data = entry_from_form(kind, request.POST)
-            entry = services.entry_update(
-                user=request.user,
-                entry_id=entry.pk,
-                data=data,
-                expected_version=_version(request.POST.get("_version")),
+            preview = services.update_preview(
+                user=request.user, entry_id=entry.pk, data=data, expected_version=version
             )
+            followed: list = []
+            if not preview.needs_confirming:
+                entry = services.entry_update(
+                    user=request.user, entry_id=entry.pk, data=data, expected_version=version
+                )
+            elif request.POST.get("_confirm") == preview.digest:
+                entry, followed = services.entry_update_following(
+                    user=request.user,
+                    entry_id=entry.pk,
+                    data=data,
+                    expected_version=version,
+                    expected_digest=preview.digest,
+                )
+            else:
+                # The sheets it reaches come first: what each would newly break, then the
+                # GM confirms (a confirm of another preview is shown this one instead).
+                context |= {"impacts": preview.impacts, "confirm": preview.digest}
+                return _form_page(request, context, errors={}, status=200)
         except InvalidEntry as refused:
             return _form_page(request, context, errors=refused.errors)
-        except EntryConflict as conflict:
+        except (EntryConflict, services.ImpactChanged) as conflict:
             # The form keeps what was typed; its version is now the current one, so saving
-            # again is a knowing overwrite.
-            context |= {"conflict": str(conflict), "version": conflict.entry.version}
+            # again is a knowing overwrite (after a new preview, if sheets use it).
+            entry.refresh_from_db()
+            context |= {"conflict": str(conflict), "version": entry.version}
             return _form_page(request, context, errors={}, status=409)
-        messages.success(request, f"“{entry.name}” is saved (version {entry.version}).")
+        sheets = f"; {len(followed)} sheet(s) follow it" if followed else ""
+        messages.success(request, f"“{entry.name}” is saved (version {entry.version}){sheets}.")
         return _done(request, reverse("compendium_entry", args=[entry.pk]))
     context |= {"rows": field_rows(kind, entry_to_form(kind, entry.data)), "other_errors": []}
     return render(request, "compendium/entry_form.html", context)

@@ -10,7 +10,7 @@ from rulesets.registry import get_ruleset
 from sheets.campaigns.models import Membership, Role
 from sheets.compendium.models import CompendiumEntry
 from sheets.compendium.services import entry_create, entry_set_hidden
-from tests.compendium.conftest import weapon
+from tests.compendium.conftest import mark_picked, weapon
 
 pytestmark = pytest.mark.django_db
 
@@ -174,10 +174,7 @@ def test_removal_asks_first_then_removes(client, gm, book, repeater):
 def test_removal_of_an_entry_in_use_names_the_sheets_and_keeps_it(
     client, gm, book, repeater, swd10_character
 ):
-    swd10_character.sheet = swd10_character.sheet | {
-        "gear": [{"compendium": {"ref": repeater.ref, "version": 1}}]
-    }
-    swd10_character.save()
+    mark_picked(swd10_character, repeater)
     client.force_login(gm)
     url = reverse("compendium_entry_remove", args=[repeater.pk])
     assert "Kira Dane" in client.get(url).content.decode()

@@ -9,85 +9,14 @@ from django.urls import reverse
 from rulesets.registry import get_ruleset
 from sheets.campaigns.services import (
     campaign_create,
-    campaign_join,
-    character_bring,
-    invitation_create,
 )
 from sheets.characters.models import Character
 from sheets.characters.services import character_create
 from sheets.compendium.models import Book
 from sheets.compendium.services import entry_create, entry_set_hidden
+from tests.compendium.conftest import PISTOL, SMUGGLER, TWILEK, pick
 
 pytestmark = pytest.mark.django_db
-
-TWILEK = {
-    "name": "Twi'lek",
-    "minimum": {
-        "dexterity": 6,
-        "knowledge": 3,
-        "mechanical": 3,
-        "perception": 6,
-        "strength": 3,
-        "technical": 3,
-    },
-    "maximum": {
-        "dexterity": 13,
-        "knowledge": 12,
-        "mechanical": 12,
-        "perception": 13,
-        "strength": 12,
-        "technical": 12,
-    },
-    "move": 10,
-    "move_max": 12,
-}
-SMUGGLER = {
-    "name": "Rim smuggler",
-    "attributes": {
-        "dexterity": 10,
-        "knowledge": 7,
-        "mechanical": 10,
-        "perception": 10,
-        "strength": 7,
-        "technical": 7,
-    },
-    "skills": [{"name": "blaster", "code": 3}],
-    "equipment": ["hold-out blaster"],
-    "credits": 1200,
-}
-PISTOL = {"name": "Kessel pistol", "skill": "blaster", "damage": 13}
-
-
-@pytest.fixture
-def weg_table(gm, player):
-    campaign = campaign_create(user=gm, name="Kessel Run", system="weg_d6")
-    link = invitation_create(user=gm, campaign_id=campaign.pk)
-    campaign_join(user=player, token=link.token)
-    return campaign
-
-
-@pytest.fixture
-def weg_book(weg_table):
-    return Book(system="weg_d6", campaign=weg_table)
-
-
-@pytest.fixture
-def tessa(player, weg_table):
-    character = character_create(owner=player, name="Tessa", system="weg_d6")
-    character_bring(user=player, campaign_id=weg_table.pk, character_id=character.pk)
-    character.refresh_from_db()
-    return character
-
-
-def pick(client, character, ref, *, htmx=True):
-    """Press an entry's Pick button: the sheet form posts "edit=compendium.add=<ref>"."""
-    character.refresh_from_db()
-    headers = {"HX-Request": "true"} if htmx else {}
-    return client.post(
-        reverse("character_edit", args=[character.pk]),
-        {"version": character.version, "edit": f"compendium.add={ref}"},
-        headers=headers,
-    )
 
 
 def test_the_sheet_offers_the_books_entries_beside_the_rulebooks_marked_by_source(

@@ -21,7 +21,7 @@ from sheets.compendium.services import (
     entry_update,
     seed_ref,
 )
-from tests.compendium.conftest import weapon
+from tests.compendium.conftest import mark_picked, weapon
 
 pytestmark = pytest.mark.django_db
 
@@ -186,11 +186,7 @@ def test_an_entry_of_another_system_or_an_unknown_seed_is_not_copied(gm, book):
 
 
 def _pick(character, entry) -> None:
-    """What a sheet's picker will record (by hand until the pickers exist)."""
-    character.sheet = character.sheet | {
-        "gear": [{"name": entry.name, "compendium": {"ref": entry.ref, "version": entry.version}}]
-    }
-    character.save(update_fields=["sheet"])
+    mark_picked(character, entry)
 
 
 def test_removing_an_entry_a_sheet_uses_is_refused_with_the_sheets(
