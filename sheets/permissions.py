@@ -121,6 +121,9 @@ def character_access(user: User, character: Character) -> CharacterAccess:
         character.campaign_id is not None
         and _gm_of(user).filter(campaign_id=character.campaign_id).exists()
     )
+    if owner and not gm and character.campaign_id is not None and _npc_of(character):
+        # An NPC is its table's GMs': one who stepped down to player keeps none of theirs.
+        owner = False
     if not (owner or gm) and _reveals_sheet(user, character):
         # An NPC whose whole sheet its GM has shown: its table's players read, never act.
         return CharacterAccess(view=True)
@@ -137,7 +140,8 @@ def character_for(
     """
     if not user.is_authenticated:
         raise Http404("No such character.")
-    rows = Character.objects.select_related("campaign")
+    # With its NPC mark, if any (one join: `character_access` asks whether it is one).
+    rows = Character.objects.select_related("campaign", "npc")
     if for_update:
         # Lock the character's row only, not its campaign's ("self": PostgreSQL also
         # refuses to lock the nullable side of the join).
@@ -404,12 +408,22 @@ def books_of(user: User) -> list[Book]:
 # GMs' alone.
 
 
+def _npc_of(character: Character) -> Npc | None:
+    """The character's NPC mark, or None (read with the row by `character_for`)."""
+    try:
+        return character.npc
+    except Npc.DoesNotExist:
+        return None
+
+
 def _reveals_sheet(user: User, character: Character) -> bool:
     """Whether `character` is an NPC whose whole sheet its GM showed to `user`'s table."""
     if character.campaign_id is None:
         return False
+    npc = _npc_of(character)
     return (
-        Npc.objects.filter(character=character, visibility=Visibility.SHEET).exists()
+        npc is not None
+        and npc.visibility == Visibility.SHEET
         and Membership.objects.filter(campaign_id=character.campaign_id, user=user).exists()
     )
 

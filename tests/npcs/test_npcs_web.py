@@ -4,6 +4,7 @@ a player of the table never receives."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from sheets.characters.models import Character
@@ -350,3 +351,15 @@ def test_the_groups_page_rolls_with_its_stat_block(client, gm, table, hidden_npc
     roll_menu = reverse("roll_menu", kwargs={"pk": hidden_npc.pk})
     assert roll_menu in page
     assert client.get(roll_menu).status_code == 200
+
+
+def test_a_gm_who_steps_down_to_player_keeps_none_of_their_npcs(client, gm, table, hidden_npc):
+    from sheets.campaigns.models import Membership, Role
+
+    co_gm = get_user_model().objects.create_user(username="co_gm_han", password="x-long-pass-1")
+    Membership.objects.create(campaign=table, user=co_gm, role=Role.GM)
+    Membership.objects.filter(campaign=table, user=gm).update(role=Role.PLAYER)
+    client.force_login(gm)
+    assert client.get(reverse("character_sheet", kwargs={"pk": hidden_npc.pk})).status_code == 404
+    client.force_login(co_gm)
+    assert client.get(reverse("character_sheet", kwargs={"pk": hidden_npc.pk})).status_code == 200
