@@ -38,6 +38,7 @@ from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, GMNote, ShareLink
 from sheets.compendium.models import Book, CompendiumEntry, parse_book_key
 from sheets.npcs.models import MinionGroup, Npc, Visibility
+from sheets.vehicles.models import OwnerKind, Vehicle
 
 User = AbstractBaseUser | AnonymousUser
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -416,6 +417,12 @@ def _npc_of(character: Character) -> Npc | None:
         return None
 
 
+def is_npc(character: Character) -> bool:
+    """Whether `character` is one of its table's NPCs: it never leaves the table nor goes
+    to review (sheets/npcs)."""
+    return _npc_of(character) is not None
+
+
 def _reveals_sheet(user: User, character: Character) -> bool:
     """Whether `character` is an NPC whose whole sheet its GM showed to `user`'s table."""
     if character.campaign_id is None:
@@ -486,3 +493,67 @@ def table_minion_groups(user: User, campaign: Campaign) -> QuerySet[MinionGroup]
     if campaign_role(user, campaign) is not Role.GM:
         return MinionGroup.objects.none()
     return campaign.minion_groups.select_related("block").prefetch_related("members")
+
+
+# Vehicles (sheets/vehicles) ------------------------------------------------------------
+# A character's vehicle (a player's or an NPC's) is seen by whoever sees the character and
+# changed by whoever may edit it: an NPC's follows its visibility, so a hidden NPC's vehicle
+# reaches no player. A table's vehicle is seen by its members and changed by its GMs.
+
+
+@dataclass(frozen=True)
+class VehicleAccess:
+    view: bool = False
+    edit: bool = False
+
+
+def vehicle_access(user: User, vehicle: Vehicle) -> VehicleAccess:
+    if not user.is_authenticated:
+        return VehicleAccess()
+    if vehicle.owner_kind == OwnerKind.CAMPAIGN:
+        role = campaign_role(user, vehicle.campaign)
+        return VehicleAccess(view=role is not None, edit=role is Role.GM)
+    access = character_access(user, vehicle.character)
+    return VehicleAccess(view=access.view, edit=access.edit)
+
+
+def vehicle_for(
+    user: User, pk: int, *, edit: bool = False, for_update: bool = False
+) -> tuple[Vehicle, VehicleAccess]:
+    """Load a vehicle: 404 if `user` may not see it, 403 (with `edit`) if not change it."""
+    if not user.is_authenticated:
+        raise Http404("No such vehicle.")
+    rows = Vehicle.objects.select_related("campaign", "character__campaign")
+    if for_update:
+        rows = rows.select_for_update(of=("self",))
+    vehicle = rows.filter(pk=pk).first()
+    access = VehicleAccess() if vehicle is None else vehicle_access(user, vehicle)
+    if vehicle is None or not access.view:
+        raise Http404("No such vehicle.")
+    if edit and not access.edit:
+        raise PermissionDenied("Only who may change its owner may change this vehicle.")
+    return vehicle, access
+
+
+def table_vehicles(user: User, campaign: Campaign) -> list[Vehicle]:
+    """The vehicles at a table `user` may see: the table's own for its members, and those
+    of the characters and NPCs at it that `user` sees."""
+    if campaign_role(user, campaign) is None:
+        return []
+    rows = Vehicle.objects.filter(
+        Q(campaign=campaign) | Q(character__campaign=campaign)
+    ).select_related("campaign", "character__campaign")
+    return [vehicle for vehicle in rows if vehicle_access(user, vehicle).view]
+
+
+def crew_characters(user: User, vehicle: Vehicle) -> list[Character]:
+    """Who `user` may seat at a vehicle's controls to roll: a character they may edit at
+    the vehicle's table, or for a vehicle outside any table its own character."""
+    if not user.is_authenticated:
+        return []
+    table = vehicle.table_id
+    if table is None:
+        owner = vehicle.character
+        return [owner] if character_access(user, owner).edit else []
+    rows = Character.objects.filter(campaign_id=table).select_related("campaign")
+    return [c for c in rows.order_by("name", "pk") if character_access(user, c).edit]

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "sheets.rolls",
     "sheets.compendium",
     "sheets.npcs",
+    "sheets.vehicles",
     "sheets.perf",
 ]
 

@@ -22,5 +22,6 @@ urlpatterns = [
     path("", include("sheets.printing.urls")),
     path("", include("sheets.rolls.urls")),
     path("", include("sheets.npcs.urls")),
+    path("", include("sheets.vehicles.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,719 @@
+"""WEG d6 vehicles and starships: the stat block, damage states, improvement and modification.
+
+Sources (seeds 003, 1st edition Rules Companion, and 002, 2nd edition R&E):
+- scales and die caps (003:618-647), the starship damage summary (003:571-579), ionization
+  (003:539-545), capital ship damage in pips (003:1264-1380);
+- improving equipment with skill points, 1E (003:1006-1070);
+- modifying vehicles, vessels and weapons as a percentage of value, R&E (002:259-414), and
+  repairing them (002:155-254).
+
+Die codes are stored as text ("2D+1") and read through `rulesets.core.diecode`. A vehicle
+roll is the crew member's own code plus the vehicle's (003:531: pilot skill and
+maneuver; gunnery and fire control), less whole dice of ionization (003:541: every ship code
+but hull); the sum is rolled by `rulesets.weg_d6.dice` like any code, Wild Die and all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from rulesets.core.diecode import DieCode, DieCodeError
+from rulesets.core.edits import InvalidSheet
+from rulesets.core.rolls import InvalidRoll, Rollable
+from rulesets.core.schema import SheetModel, flag, one_of, rows, text, validate_with, whole
+from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, EDITIONS
+
+MOST_CODE_DICE = 30  # the largest capital ship codes in the seed stay far below (003:1575-1660)
+MOST_WEAPONS = 30
+MOST_CREW = 100_000  # a Star Destroyer's crew is tens of thousands
+MOST_CREDITS = 10**13  # a Death Star-scale project runs to billions (003:1026)
+
+
+# --- die codes as stored ---------------------------------------------------------------------
+
+
+def code_text(*, allow_empty: bool = False) -> Any:
+    """A die code written as the books do ("2D+1"), 0D to 30D, at most 2 pips."""
+
+    def check(value: Any) -> Any:
+        if type(value) is not str:
+            raise PydanticCustomError("die_code", "expected a die code such as 2D+1")
+        if allow_empty and value.strip() == "":
+            return ""
+        try:
+            code = DieCode.parse(value)
+        except DieCodeError as error:
+            raise PydanticCustomError("die_code", "{why}", {"why": str(error)}) from None
+        if not 0 <= code.total_pips <= MOST_CODE_DICE * 3:
+            raise PydanticCustomError(
+                "die_code_range", "expected a code from 0D to {most}D", {"most": MOST_CODE_DICE}
+            )
+        return code.format()
+
+    return Annotated[str, BeforeValidator(check), WithJsonSchema({"type": "string"})]
+
+
+def pips_of(code: str) -> int:
+    """The whole pips of a stored code; an empty code is 0D."""
+    return DieCode.parse(code).total_pips if code else 0
+
+
+# --- scales (003:620-647) -------------------------------------------------------------------
+
+SCALES: tuple[tuple[str, str], ...] = (
+    ("character", "Character and creature"),
+    ("speeder", "Speeder (repulsorlift)"),
+    ("walker", "Walker"),
+    ("starfighter", "Starfighter"),
+    ("capital", "Capital ship"),
+    ("death_star", "Death Star"),
+)
+SCALE_LABELS = dict(SCALES)
+_ORDER = tuple(key for key, _ in SCALES)
+
+# Die caps: the highest face of one die that still counts, rolled scale (row) against the
+# target's scale (column); None where the table has "—" (003:624-634). Columns in _ORDER.
+DIE_CAPS: dict[str, dict[str, tuple[int | None, ...]]] = {
+    "to_hit": {  # 003:591-601
+        "character": (6, 6, 6, 6, 6, 6),
+        "speeder": (5, 6, 6, 6, 6, 6),
+        "walker": (4, 6, 6, 6, 6, 6),
+        "starfighter": (3, 4, 5, 6, 6, 6),
+        "capital": (1, 3, 4, 5, 6, 6),
+        # Garbled row (003:601): read as "—, —, —, 1, 5, 6".
+        "death_star": (None, None, None, 1, 5, 6),
+    },
+    "maneuver": {  # 003:603-612
+        "character": (6, 6, 6, 4, 5, 6),
+        "speeder": (6, 6, 6, 4, 5, 6),
+        "walker": (5, 5, 6, 3, 4, 6),
+        "starfighter": (6, 6, 6, 6, 6, 6),
+        "capital": (6, 6, 6, 5, 6, 6),
+        "death_star": (3, 3, 4, 1, 2, 6),
+    },
+    "damage": {  # 003:636-646; blank cells read as "—"
+        "character": (6, 3, 2, 2, None, None),
+        "speeder": (6, 6, 5, 5, 4, None),
+        "walker": (6, 6, 6, 6, 5, None),
+        "starfighter": (6, 6, 6, 6, 5, None),
+        "capital": (6, 6, 6, 6, 6, 1),
+        "death_star": (6, 6, 6, 6, 6, 6),
+    },
+}
+
+
+def die_cap(chart: str, rolled: str, target: str) -> int | None:
+    """The die cap for a code of scale `rolled` used against a target of scale `target`."""
+    return DIE_CAPS[chart][rolled][_ORDER.index(target)]
+
+
+# --- the stat block ----------------------------------------------------------------------------
+
+HYPERDRIVES: tuple[tuple[str, str], ...] = (
+    ("", "none"),
+    ("x1/2", "x½"),
+    ("x1", "x1"),
+    ("x2", "x2"),
+    ("x3", "x3"),
+    ("x4", "x4"),
+    ("x5", "x5"),
+    ("x6", "x6"),
+    ("x8", "x8"),
+    ("x10", "x10"),
+    ("x12", "x12"),
+    ("x15", "x15"),
+    ("x20", "x20"),
+)
+FIRE_ARCS: tuple[tuple[str, str], ...] = (
+    ("front", "Front"),
+    ("rear", "Rear"),
+    ("left", "Left"),
+    ("right", "Right"),
+    ("turret", "Turret (any arc)"),
+    ("front_rear", "Front and rear"),
+    ("left_right", "Left and right"),
+)
+SENSOR_MODES = ("passive", "scan", "search", "focus")
+
+# Damage states of the starship damage summary (003:571-579) and the ionization it lists.
+STATE_INTACT = "intact"
+DAMAGE_STATES: tuple[tuple[str, str], ...] = (
+    (STATE_INTACT, "Undamaged"),
+    ("lightly", "Lightly damaged"),
+    ("heavily", "Heavily damaged"),
+    ("severely", "Severely damaged"),
+    ("destroyed", "Destroyed"),
+)
+DAMAGE_LABELS = dict(DAMAGE_STATES)
+DEAD_CONTROLS = 4  # stored as ionization 4: the ship does nothing this round (003:579)
+WEAPON_STATES: tuple[tuple[str, str], ...] = (
+    ("", "Working"),
+    ("light", "Lightly damaged"),  # the repair chart's words (002:240-254)
+    ("heavy", "Heavily damaged"),
+    ("severe", "Severely damaged"),
+    ("destroyed", "Destroyed"),
+)
+
+
+class Weapon(SheetModel):
+    name: text(80)
+    count: whole(1, 99) = 1
+    fire_arc: one_of(key for key, _ in FIRE_ARCS) = "front"
+    crew: whole(0, 100) = 1
+    skill: text(60) = "starship gunnery"
+    fire_control: code_text()
+    damage: code_text()
+    range: text(60) = ""
+    state: one_of(key for key, _ in WEAPON_STATES) = ""
+    value: whole(0, MOST_CREDITS) = 0  # what the weapon cost: repairs are priced on it
+
+
+class Sensor(SheetModel):
+    mode: one_of(SENSOR_MODES)
+    range: whole(0, 100_000) = 0
+    code: code_text() = "0D"
+
+
+class Damage(SheetModel):
+    state: one_of(key for key, _ in DAMAGE_STATES) = STATE_INTACT
+    # Whole dice of ionization on every code but hull, or DEAD_CONTROLS (003:541, 003:579).
+    ionization: whole(0, DEAD_CONTROLS) = 0
+    shield_dice_lost: whole(0, MOST_CODE_DICE) = 0
+    # Capital ships record damage in pips (003:1266-1270): 3 heavily, 6 severely, 9 destroyed.
+    capital_pips: whole(0, 9) = 0
+
+
+class Vehicle(SheetModel):
+    schema_version: whole(1, 1) = 1
+    edition: one_of(key for key, _ in EDITIONS) = EDITION_RE
+    craft: text(120) = ""
+    scale: one_of(_ORDER) = "starfighter"
+    length: text(40) = ""
+    crew: whole(0, MOST_CREW) = 1
+    crew_skill: text(200) = ""
+    passengers: whole(0, MOST_CREW) = 0
+    cargo: text(80) = ""
+    consumables: text(80) = ""
+    hyperdrive: one_of(key for key, _ in HYPERDRIVES) = ""
+    hyperdrive_backup: one_of(key for key, _ in HYPERDRIVES) = ""
+    nav_computer: flag() = False
+    maneuverability: code_text() = "0D"
+    space: whole(0, 30) = 0
+    atmosphere_move: whole(0, 2000) = 0
+    atmosphere_kmh: whole(0, 10_000) = 0
+    hull: code_text() = "1D"
+    shields: code_text() = "0D"
+    sensors: rows(Sensor, most=4) = Field(default_factory=list)
+    weapons: rows(Weapon, most=MOST_WEAPONS) = Field(default_factory=list)
+    value: whole(0, MOST_CREDITS) = 0  # the original value modifications are priced on
+    damage: Damage = Field(default_factory=Damage)
+    # Pips bought above the stock code, per code path ("maneuverability",
+    # "weapons.0.damage"): the technology roll's difficulty counts them (003:1060-1064).
+    improved: dict[Annotated[str, Field(max_length=40)], whole(0, 60)] = Field(
+        default_factory=dict, max_length=70
+    )
+    notes: text(2000, lines=True) = ""
+
+
+def blank(edition: str = EDITION_RE) -> dict:
+    return validate_vehicle({"edition": edition})
+
+
+def validate_vehicle(data: Any) -> dict:
+    """The vehicle's normal form, or InvalidSheet naming each field at fault."""
+    return validate_with(Vehicle, data)
+
+
+# --- damage -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    state: str  # the state this hit alone gives ("" for none)
+    ionization: int  # whole dice, DEAD_CONTROLS for dead controls
+    shield_die: bool  # one die of shields lost instead of hull damage
+    text: str
+    source: str
+
+
+def starship_damage(damage_roll: int, hull_roll: int, *, ion: bool = False) -> DamageResult:
+    """The starship damage summary (003:571-579) for one hit; ion cannons only ionize
+    (003:547). The row for DR < HR is garbled in the seed; read with 003:539-541 as: a shield
+    die lost, or with no shields up, lightly damaged and ionized −1D."""
+    if damage_roll < 0 or hull_roll < 0:
+        raise ValueError("rolls are never negative")
+    source = "003:571-579"
+    if 2 * damage_roll < hull_roll:
+        return DamageResult("", 0, False, "No effect (no ionization, no shield lost).", "003:452")
+    if damage_roll < hull_roll:
+        if ion:
+            return DamageResult("", 0, True, "A shield generator die lost.", source)
+        return DamageResult(
+            "lightly", 1, True, "A shield die lost, or lightly damaged (ionized −1D).", source
+        )
+    if damage_roll < 2 * hull_roll:
+        if ion:
+            return DamageResult("", 1, False, "Ionized −1D.", source)
+        return DamageResult("heavily", 0, False, "Heavily damaged.", source)
+    if damage_roll < 3 * hull_roll:
+        if ion:
+            return DamageResult("", 2, False, "Ionized −2D.", source)
+        return DamageResult("severely", 0, False, "Severely damaged.", source)
+    if ion:
+        return DamageResult(
+            "", DEAD_CONTROLS, False, "Dead controls: nothing this round, then −3D.", source
+        )
+    return DamageResult("destroyed", 0, False, "Destroyed.", source)
+
+
+def capital_damage_pips(damage_roll: int, hull_roll: int, *, ion: bool = False) -> int:
+    """Pips of capital ship damage, or dice of ionization for an ion weapon (003:1365-1378):
+    one per whole multiple of the hull roll the damage reaches, at most 9; a miss by less
+    than the hull roll (beam or missile) takes a shield pip, returned as 0 here."""
+    if hull_roll < 1:
+        raise ValueError("a hull roll is at least 1")
+    if damage_roll < hull_roll:
+        return 0
+    return min(9, damage_roll // hull_roll)
+
+
+def capital_state(pips: int) -> str:
+    """Ship damage in pips to a state (003:1268-1379): 3 heavily, 6 severely, 9 destroyed."""
+    if pips >= 9:
+        return "destroyed"
+    if pips >= 6:
+        return "severely"
+    if pips >= 3:
+        return "heavily"
+    return "lightly" if pips else STATE_INTACT
+
+
+def worse(a: str, b: str) -> str:
+    order = [key for key, _ in DAMAGE_STATES]
+    return a if order.index(a) >= order.index(b) else b
+
+
+def apply_hit(vehicle: dict, result: DamageResult) -> dict:
+    """The vehicle after one hit from the summary: states only get worse, ionization takes
+    the larger, a shield die is lost while shields remain."""
+    data = dict(vehicle)
+    damage = dict(data["damage"])
+    shields_left = pips_of(data["shields"]) // 3 - damage["shield_dice_lost"]
+    if result.shield_die and shields_left > 0:
+        damage["shield_dice_lost"] += 1
+    elif result.state:
+        damage["state"] = worse(damage["state"], result.state)
+        damage["ionization"] = max(damage["ionization"], result.ionization)
+    if not result.state and result.ionization:
+        damage["ionization"] = max(damage["ionization"], result.ionization)
+    data["damage"] = damage
+    return validate_vehicle(data)
+
+
+def penalty_pips(vehicle: dict) -> int:
+    """Pips off every ship code but hull: ionization in whole dice (003:541), and for a
+    capital ship one pip per pip of ship damage (003:1268)."""
+    damage = vehicle["damage"]
+    ion = min(damage["ionization"], 3) * 3
+    capital = damage["capital_pips"] if vehicle["scale"] in ("capital", "death_star") else 0
+    return ion + capital
+
+
+def can_act(vehicle: dict) -> str:
+    """Why the vehicle cannot act this round, or "" when it can."""
+    damage = vehicle["damage"]
+    if damage["state"] == "destroyed":
+        return "The vehicle is destroyed."
+    if damage["ionization"] >= DEAD_CONTROLS:
+        return "Dead controls: the vehicle does nothing this round (003:579)."
+    return ""
+
+
+def shields_now(vehicle: dict) -> int:
+    """Shield pips still up: dice lost to hits come off whole (003:571-579)."""
+    return max(0, pips_of(vehicle["shields"]) - vehicle["damage"]["shield_dice_lost"] * 3)
+
+
+# --- the codes a crew member rolls with ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VehicleCode:
+    key: str  # "maneuverability", "weapons.0.fire_control", "weapons.0.damage", "hull"...
+    label: str
+    pips: int
+    crew_trait: str  # what the crew member adds: "pilot", "gunner", "shields" or "" (none)
+    source: str
+
+
+def codes(vehicle: dict) -> tuple[VehicleCode, ...]:
+    """Every code a roll from this vehicle can use, ionization already taken off (hull and
+    damage codes keep their value: 003:541 names every ship code but hull; a gun's damage
+    is the shot's, not the control's)."""
+    penalty = penalty_pips(vehicle)
+    out = [
+        VehicleCode(
+            "maneuverability",
+            "Maneuverability",
+            max(0, pips_of(vehicle["maneuverability"]) - penalty),
+            "pilot",
+            "003:531",
+        ),
+        VehicleCode(
+            "shields", "Shields", max(0, shields_now(vehicle) - penalty), "shields", "003:533"
+        ),
+        VehicleCode("hull", "Hull", pips_of(vehicle["hull"]), "", "003:571"),
+    ]
+    for index, weapon in enumerate(vehicle["weapons"]):
+        if weapon["state"] == "destroyed":
+            continue
+        out.append(
+            VehicleCode(
+                f"weapons.{index}.fire_control",
+                f"{weapon['name']}: fire control",
+                max(0, pips_of(weapon["fire_control"]) - penalty),
+                "gunner",
+                "003:1262",
+            )
+        )
+        out.append(
+            VehicleCode(
+                f"weapons.{index}.damage",
+                f"{weapon['name']}: damage",
+                pips_of(weapon["damage"]),
+                "",
+                "003:1240",
+            )
+        )
+    return tuple(out)
+
+
+def code_named(vehicle: dict, key: str) -> VehicleCode:
+    for code in codes(vehicle):
+        if code.key == key:
+            return code
+    raise InvalidSheet(f"{key}: this vehicle has no such code.")
+
+
+# --- 1st edition: improvement with skill points (003:1006-1070) -----------------------------------
+
+# Per scale: time per pip, credits per skill point (003:1018-1026), credits to install a bought
+# weapon (003:1048-1050; walker and Death Star scale not given).
+IMPROVEMENT_SCALE: dict[str, tuple[str, int, int | None]] = {
+    "character": ("1 day", 10, 150),
+    "speeder": ("3 days", 100, 1_500),
+    "walker": ("3 days", 500, None),
+    "starfighter": ("1 week", 500, 6_000),
+    "capital": ("1 month", 1_000_000, 10_000_000),
+    "death_star": ("2 months", 1_000_000_000, None),
+}
+# Codes added to a character's own (speed, fire control, maneuver, shields, armor) cost three
+# more skill points a pip (003:1028). Hull and damage stand alone.
+ADDITIVE_SUFFIXES = ("maneuverability", "fire_control", "shields")
+ADDITIVE_EXTRA = 3
+ADD_WEAPON_SP = 9  # 003:1048, 003:1052
+HYPERDRIVE_SP = {
+    ("x4", "x3"): 5,
+    ("x3", "x2"): 10,
+    ("x2", "x1"): 20,
+    ("x1", "x1/2"): 40,
+}  # 003:1044
+TECH_DIFFICULTY = ("Very Easy", "Easy", "Moderate", "Difficult", "Very Difficult")  # 003:1060-1064
+NPC_CREDIT_FACTOR = 2  # 003:1070: doubled, but not at capital or Death Star scale
+
+
+@dataclass(frozen=True)
+class Improvement:
+    skill_points: int
+    credits: int
+    time: str
+    technology: str  # the technology roll's difficulty
+    source: str
+
+
+def improvement(
+    code: str, *, additive: bool, scale: str, already: int = 0, by_npc: bool = False
+) -> Improvement:
+    """The next pip on one code: skill points as for a skill (the code's dice; 1 a pip from
+    0D, 003:1008-1010), +3 for an additive code, credits per point and time by scale, the
+    technology roll by how many pips were bought before (003:1060-1064)."""
+    if already < 0:
+        raise ValueError("pips already bought cannot be negative")
+    dice = DieCode.parse(code).normalised().dice
+    points = max(dice, 1) + (ADDITIVE_EXTRA if additive else 0)
+    time, per_point, _ = IMPROVEMENT_SCALE[scale]
+    factor = NPC_CREDIT_FACTOR if by_npc and scale not in ("capital", "death_star") else 1
+    return Improvement(
+        skill_points=points,
+        credits=points * per_point * factor,
+        time=time,
+        technology=TECH_DIFFICULTY[min(already, len(TECH_DIFFICULTY) - 1)],
+        source="003:1008-1070",
+    )
+
+
+def is_additive(key: str) -> bool:
+    return key.rsplit(".", 1)[-1] in ADDITIVE_SUFFIXES
+
+
+def hyperdrive_improvement(old: str, new: str) -> int:
+    """Skill points to change the hyperdrive multiplier one step (003:1044)."""
+    try:
+        return HYPERDRIVE_SP[(old, new)]
+    except KeyError:
+        raise ValueError(f"no 1st-edition step from {old or 'none'} to {new}") from None
+
+
+# --- R&E: modifications and repairs priced as a percentage of value (002:155-414) --------------
+
+
+@dataclass(frozen=True)
+class Step:
+    increase: str
+    difficulty: str
+    percent: int
+
+
+def _steps(source: str, *rows_: tuple[str, str, int]) -> tuple[str, tuple[Step, ...]]:
+    return source, tuple(Step(*row) for row in rows_)
+
+
+_PIPS_STEPS = (
+    ("+1", "Easy"),
+    ("+2", "Moderate"),
+    ("+1D", "Difficult"),
+    ("+1D+1", "Very Difficult"),
+    ("+1D+2", "Heroic"),
+)
+MODIFICATIONS: dict[str, tuple[str, tuple[Step, ...]]] = {
+    "maneuverability": _steps(
+        "002:289-309",
+        *(
+            (inc, dif, pct)
+            for (inc, dif), pct in zip(_PIPS_STEPS, (5, 10, 15, 20, 25), strict=True)
+        ),
+    ),
+    "shields": _steps(
+        "002:349-371",
+        *(
+            (inc, dif, pct)
+            for (inc, dif), pct in zip(_PIPS_STEPS, (15, 25, 30, 35, 50), strict=True)
+        ),
+    ),
+    "weapon": _steps(
+        "002:372-395",
+        *(
+            (inc, dif, pct)
+            for (inc, dif), pct in zip(_PIPS_STEPS, (15, 25, 30, 35, 50), strict=True)
+        ),
+    ),
+    "move": _steps(
+        "002:310-328",
+        ("+5", "Moderate", 10),
+        ("+10", "Difficult", 15),
+        ("+15", "Very Difficult", 20),
+        ("+20", "Heroic", 25),
+    ),
+    "space": _steps(
+        "002:329-348",
+        ("+1", "Moderate", 10),
+        ("+2", "Difficult", 15),
+        ("+3", "Very Difficult", 20),
+        ("+4", "Heroic", 25),
+    ),
+    "range": _steps(
+        "002:396-414",
+        ("+5%", "Easy", 5),
+        ("+10%", "Moderate", 10),
+        ("+15%", "Difficult", 15),
+        ("+20%", "Very Difficult", 20),
+        ("+25%", "Heroic", 25),
+    ),
+    "hyperdrive": _steps(
+        "002:268-287",
+        ("x4/x3", "Easy", 10),
+        ("x3/x2", "Moderate", 15),
+        ("x2/x1", "Very Difficult", 25),
+        ("x1/x0.5", "Heroic", 35),
+    ),
+}
+MODIFICATION_LABELS = {
+    "maneuverability": "Maneuverability",
+    "shields": "Shields",
+    "weapon": "Weapon fire control or damage",
+    "move": "Move (atmosphere)",
+    "space": "Space",
+    "range": "Weapon range",
+    "hyperdrive": "Hyperdrive",
+}
+WORKER_FACTORS = {"self": 1, "hired": 2, "hired_dear": 3}  # 002:266: double or triple
+
+
+@dataclass(frozen=True)
+class Modification:
+    increase: str
+    difficulty: str
+    percent: int
+    credits: Fraction
+    source: str
+
+
+def modification(system: str, level: int, value: int, *, worker: str = "self") -> Modification:
+    """The R&E modification to reach `level` steps above stock (1 = the first row), one step
+    at a time, priced on the item's original value (002:262-266)."""
+    if system not in MODIFICATIONS:
+        raise ValueError(f"no modification chart for {system}")
+    source, steps = MODIFICATIONS[system]
+    if not 1 <= level <= len(steps):
+        raise ValueError(
+            f"{MODIFICATION_LABELS[system]}: at most {len(steps)} steps above stock (002:264)"
+        )
+    if value < 0:
+        raise ValueError("a value is never negative")
+    step = steps[level - 1]
+    factor = WORKER_FACTORS[worker]
+    return Modification(
+        step.increase,
+        step.difficulty,
+        step.percent,
+        Fraction(value * step.percent * factor, 100),
+        source,
+    )
+
+
+REPAIRS: dict[str, tuple[str, tuple[Step, ...]]] = {
+    "maneuverability": _steps(
+        "002:167-186",
+        ("-1D", "Easy", 10),
+        ("-2D", "Moderate", 15),
+        ("-3D or more", "Difficult", 20),
+    ),
+    "moves": _steps(
+        "002:187-213",
+        ("1", "Easy", 10),
+        ("2", "Moderate", 15),
+        ("3", "Difficult", 20),
+        ("4", "Very Difficult", 25),
+        ("5", "Drive destroyed and must be replaced", 100),
+    ),
+    "shields": _steps(
+        "002:214-236",
+        ("-1D", "Easy", 5),
+        ("-2D", "Moderate", 5),
+        ("-3D", "Difficult", 5),
+        ("-4D or more", "Very Difficult", 10),
+    ),
+    "weapon": _steps(
+        "002:237-257",
+        ("light", "Easy", 15),
+        ("heavy", "Moderate", 25),
+        ("severe", "Very Difficult", 35),
+    ),
+}
+
+
+def repair(system: str, level: int, value: int, *, worker: str = "self") -> Modification:
+    """An R&E repair (002:155-254): `level` dice or moves lost (the chart's last row holds any
+    more), priced on the original value (a weapon's own, 002:237)."""
+    source, steps = REPAIRS[system]
+    if level < 1:
+        raise ValueError("nothing to repair")
+    step = steps[min(level, len(steps)) - 1]
+    return Modification(
+        step.increase,
+        step.difficulty,
+        step.percent,
+        Fraction(value * step.percent * WORKER_FACTORS[worker], 100),
+        source,
+    )
+
+
+# --- the page's derived rows -------------------------------------------------------------------
+
+
+def improvement_rows(vehicle: dict) -> list[dict]:
+    """Per code, what the next pip costs in this vehicle's edition: skill points, credits and
+    the technology roll (1E), or the next modification step and its price (R&E)."""
+    out = []
+    for code in codes(vehicle):
+        raw_path = code.key
+        stored = vehicle
+        for part in raw_path.split("."):
+            stored = stored[int(part)] if part.isdigit() else stored[part]
+        already = vehicle["improved"].get(raw_path, 0)
+        row: dict[str, Any] = {"key": raw_path, "label": code.label, "code": stored}
+        if vehicle["edition"] == EDITION_1E:
+            step = improvement(
+                stored, additive=is_additive(raw_path), scale=vehicle["scale"], already=already
+            )
+            row.update(
+                sp=step.skill_points,
+                credits=step.credits,
+                time=step.time,
+                technology=step.technology,
+            )
+        else:
+            chart = "weapon" if raw_path.startswith("weapons.") else raw_path
+            if chart in MODIFICATIONS and already < len(MODIFICATIONS[chart][1]):
+                step = modification(chart, already + 1, vehicle["value"])
+                row.update(
+                    increase=step.increase,
+                    difficulty=step.difficulty,
+                    percent=step.percent,
+                    price=step.credits,
+                )
+            else:
+                row.update(
+                    increase="",
+                    difficulty="no further step (002:264)" if chart in MODIFICATIONS else "",
+                )
+        out.append(row)
+    return out
+
+
+EDITION_CHOICES = EDITIONS
+EDITION_DEFAULT = EDITION_RE
+
+
+# --- a roll from the vehicle ---------------------------------------------------------------------
+
+# What a vehicle roll lets the roller set: no Force Point or Character Point is spent from the
+# vehicle's panel (those are the character's own, spent from their sheet).
+ROLL_OPTIONS = ("difficulty", "actions", "dice", "pips")
+CREW_WORDS = {"pilot": "piloting", "gunner": "gunnery", "shields": "shields"}
+
+
+def vehicle_rollable(vehicle: dict, code_key: str, crew: Rollable | None = None) -> Rollable:
+    """The code a roll from this vehicle totals: the crew member's skill plus the vehicle's
+    code (pilot + maneuverability, 003:531; gunnery + fire control, 003:1262; starship
+    shields + shields, 003:533), or the vehicle's code alone (damage, hull: 003:1240).
+    The crew member's wounds stay with them (their wound dice come off, 003:1840)."""
+    why = can_act(vehicle)
+    if why and code_key != "hull":
+        raise InvalidRoll("roll", why)
+    code = code_named(vehicle, code_key)
+    facts: dict[str, Any] = {"edition": vehicle["edition"], "scale": vehicle["scale"]}
+    if code.crew_trait:
+        if crew is None:
+            raise InvalidRoll("crew", f"{code.label} is rolled with a crew member's skill.")
+        facts = dict(crew.facts) | facts | {"force_points": 0, "character_points": 0}
+        label = f"{crew.label} + {code.label} {DieCode.from_pips(code.pips)}"
+        pips = crew.dice + code.pips
+    else:
+        label = f"{code.label} {DieCode.from_pips(code.pips)}"
+        pips = code.pips
+    if pips < 3:
+        raise InvalidRoll("roll", f"{label}: less than 1D to roll.")
+    return Rollable(
+        key=f"vehicle.{code_key}",
+        label=label[:200],
+        dice=pips,
+        facts=tuple(sorted(facts.items())),
+        group="Vehicle",
+        source=code.source,
+    )
