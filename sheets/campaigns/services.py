@@ -17,7 +17,7 @@ from rulesets.registry import SYSTEMS, get_ruleset, system_info
 from sheets.advancement import services as ledger
 from sheets.campaigns.models import Campaign, Invitation, Membership, Role
 from sheets.characters.models import Character, ReviewState
-from sheets.permissions import Need, campaign_for, character_for, role_change_refusal
+from sheets.permissions import Need, campaign_for, character_for, is_npc, role_change_refusal
 
 NAME_MAX = 100
 DESCRIPTION_MAX = 4000
@@ -281,6 +281,8 @@ def character_take_out(*, user: AbstractBaseUser, character_id: int) -> Characte
         character, _ = character_for(user, character_id, Need.OWNER, for_update=True)
         if character.campaign_id is None:
             raise CampaignRefused(f"“{character.name}” is not at any table.")
+        if is_npc(character):
+            raise CampaignRefused(f"“{character.name}” is one of this table's NPCs: it stays.")
         character.campaign = None
         character.review_state = ReviewState.DRAFT
         character.review_version = None

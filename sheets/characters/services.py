@@ -44,6 +44,7 @@ from sheets.permissions import (
     book_entries,
     character_for,
     gm_rows,
+    is_npc,
     trait_refusal,
 )
 
@@ -576,6 +577,8 @@ def character_submit(*, user: AbstractBaseUser, character_id: int, version: int)
         character = _locked(user, character_id, Need.OWNER, version)
         if character.campaign_id is None:
             raise ActionRefused("Bring this character to a campaign first: its GM reviews it.")
+        if is_npc(character):
+            raise ActionRefused("An NPC is the GMs' own: it is never sent for review.")
         if character.review_state == ReviewState.SUBMITTED and (
             character.review_version == character.version
         ):

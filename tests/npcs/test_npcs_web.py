@@ -363,3 +363,19 @@ def test_a_gm_who_steps_down_to_player_keeps_none_of_their_npcs(client, gm, tabl
     assert client.get(reverse("character_sheet", kwargs={"pk": hidden_npc.pk})).status_code == 404
     client.force_login(co_gm)
     assert client.get(reverse("character_sheet", kwargs={"pk": hidden_npc.pk})).status_code == 200
+
+
+def test_an_npc_neither_leaves_its_table_nor_goes_to_review(client, gm, table, hidden_npc):
+    client.force_login(gm)
+    left = client.post(
+        reverse("character_leave_campaign", kwargs={"pk": hidden_npc.pk}), follow=True
+    )
+    assert "one of this table&#x27;s NPCs" in left.content.decode()
+    sent = client.post(
+        reverse("character_submit", kwargs={"pk": hidden_npc.pk}),
+        {"version": str(hidden_npc.version)},
+        follow=True,
+    )
+    assert "never sent for review" in sent.content.decode()
+    hidden_npc.refresh_from_db()
+    assert hidden_npc.campaign_id == table.pk and hidden_npc.review_state == "draft"
