@@ -15,6 +15,11 @@ urlpatterns = [
     ),
     path("characters/<int:pk>/export/", views.character_export, name="character_export"),
     path(
+        "characters/<int:pk>/export/<slug:format_key>/",
+        views.character_export_foundry,
+        name="character_export_foundry",
+    ),
+    path(
         "schema/character-file.json",
         views.character_file_schema_view,
         name="character_file_schema",

@@ -12,7 +12,9 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
+from rulesets.registry import get_ruleset
 from rulesets.weg_d6.data import ATTRIBUTE_SLUGS
+from sheets.advancement.figures import advancement_for, figures
 from sheets.permissions import Need, character_for
 from sheets.transfer import imports
 from sheets.transfer.compendium_file import compendium_file_schema
@@ -24,6 +26,7 @@ from sheets.transfer.datapad import (
     too_large,
 )
 from sheets.transfer.formats import FormatRefused, NeedsMinimums, known
+from sheets.transfer.formats.foundry_exports import exporter_for
 from sheets.transfer.schema import character_file_schema
 
 
@@ -36,6 +39,24 @@ def character_export(request: HttpRequest, pk: int) -> HttpResponse:
     )
     filename = slugify(character.name) or "character"
     response["Content-Disposition"] = f'attachment; filename="{filename}.datapad.json"'
+    return response
+
+
+@require_GET
+@login_required
+def character_export_foundry(request: HttpRequest, pk: int, format_key: str) -> HttpResponse:
+    """The character as a Foundry VTT actor of its system's Foundry format (issue 29)."""
+    character = character_for(request.user, pk, Need.RECORDS)[0]
+    exporter = exporter_for(character.system, format_key)
+    if exporter is None:
+        raise Http404("This character's system has no such Foundry format.")
+    # In play, the points left to spend are the ledger's balance, not the sheet's field.
+    sheet = get_ruleset(character.system).validate_sheet(character.sheet)
+    sheet = advancement_for(character.system).with_ledger(sheet, figures(character))
+    exported = exporter.export(sheet, character.name)
+    response = HttpResponse(exported.file_bytes(), content_type="application/json; charset=utf-8")
+    filename = slugify(character.name) or "character"
+    response["Content-Disposition"] = f'attachment; filename="{filename}{exported.suffix}"'
     return response
 
 
