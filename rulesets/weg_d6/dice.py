@@ -40,6 +40,7 @@ from rulesets.core.rolls import (
     RollResult,
 )
 from rulesets.core.settings import Setting, resolve_settings
+from rulesets.weg_d6 import wounds
 from rulesets.weg_d6.data import (
     ATTRIBUTE_SLUGS,
     EDITION_1E,
@@ -244,7 +245,22 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
         if sheet["force"][slug]:
             found.append(make(f"force.{slug}", sheet["force"][slug], "The Force", ""))
     found.extend(_damage_rollables(sheet, common))
+    found.extend(_wound_rollables(sheet, common))
     return tuple(found)
+
+
+def _wound_rollables(sheet: Mapping[str, Any], common: Mapping[str, Any]) -> list[Rollable]:
+    """The wound rolls (rulesets/weg_d6/wounds.py): 1E's mortal wound roll while mortally
+    wounded (003:2125), R&E's 2D minutes out from a stun hit (002:561). Plain dice: neither
+    is a skill or attribute total, and the mortally wounded roll though they cannot act."""
+    facts = tuple(sorted((common | {"wound_dice": 0, "character_points": 0}).items()))
+    if sheet["edition"] == EDITION_1E and sheet["wound"] == "mortally_wounded":
+        label = "Mortally wounded: the round's 2D"
+        return [Rollable(wounds.MORTAL_KEY, label, 6, facts, "Wounds", wounds.MORTAL_ROLL_SOURCE)]
+    if sheet["edition"] == EDITION_RE:
+        label = "Knocked out by stun: 2D minutes"
+        return [Rollable(wounds.STUN_MINUTES_KEY, label, 6, facts, "Wounds", wounds.STUN_SOURCE)]
+    return []
 
 
 def weapon_damage_pips(sheet: Mapping[str, Any], damage: str) -> int | None:
@@ -293,6 +309,21 @@ def _damage_rollables(sheet: Mapping[str, Any], common: Mapping[str, Any]) -> li
 
 
 def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollOption, ...]:
+    if rollable.key == wounds.MORTAL_KEY:
+        return (
+            RollOption(
+                "rounds",
+                "Combat rounds since the mortal wound",
+                "number",
+                1,
+                minimum=1,
+                maximum=wounds.MOST_MORTAL_ROUNDS,
+                source=wounds.MORTAL_ROLL_SOURCE,
+                help="A roll below this number: the character dies.",
+            ),
+        )
+    if rollable.key == wounds.STUN_MINUTES_KEY:
+        return ()
     edition = rollable.fact("edition", EDITION_RE)
     options = [
         RollOption(
@@ -845,7 +876,59 @@ def _odds(spec: Spec) -> Odds:
 
 def odds(rollable: Rollable, options: Mapping[str, Any]) -> Odds:
     """The exact chance of reaching the difficulty number, with the totals as bars."""
+    if rollable.key in (wounds.MORTAL_KEY, wounds.STUN_MINUTES_KEY):
+        return _wound_odds(rollable, options)
     return _odds(read_roll(rollable, options))
+
+
+# --- the wound rolls (rulesets/weg_d6/wounds.py) ----------------------------------------------
+
+
+def _two_dice() -> dict[int, Fraction]:
+    chances: dict[int, Fraction] = {}
+    for a in range(1, SIDES + 1):
+        for b in range(1, SIDES + 1):
+            chances[a + b] = chances.get(a + b, Fraction(0)) + Fraction(1, SIDES * SIDES)
+    return chances
+
+
+def _mortal_rounds(rollable: Rollable, options: Mapping[str, Any]) -> int:
+    if rollable.fact("wound", "") != WOUND_BY_SLUG["mortally_wounded"].label:
+        raise InvalidRoll("roll", "Only a mortally wounded character makes this roll.")
+    rounds = options.get("rounds", 1)
+    label = "Combat rounds since the mortal wound"
+    return _number({"rounds": rounds}, "rounds", 1, 1, wounds.MOST_MORTAL_ROUNDS, label)
+
+
+def _wound_odds(rollable: Rollable, options: Mapping[str, Any]) -> Odds:
+    chances = sorted(_two_dice().items())
+    if rollable.key == wounds.STUN_MINUTES_KEY:
+        bars = tuple(Bar(f"{total} minutes", chance, True) for total, chance in chances)
+        return Odds(Fraction(1), bars, "Unconscious for 2D minutes: how long", exact=True)
+    rounds = _mortal_rounds(rollable, options)
+    bars = tuple(
+        Bar(str(total), chance, total >= rounds, threshold=total == max(rounds, 2))
+        for total, chance in chances
+    )
+    return Odds(
+        wounds.mortal_survival(rounds),
+        bars,
+        f"2D against {rounds} round{'s' if rounds != 1 else ''}: {rounds} or more lives",
+        exact=True,
+    )
+
+
+def _wound_roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random):
+    dice = (rng.randint(1, SIDES), rng.randint(1, SIDES))
+    total = sum(dice)
+    if rollable.key == wounds.STUN_MINUTES_KEY:
+        summary = f"{rollable.label}: out for {total} minutes"
+        return RollResult(dice, f"{total} minutes", "unconscious", True, summary, total)
+    rounds = _mortal_rounds(rollable, options)
+    lives = total >= rounds
+    outcome = "lives this round" if lives else "dies"
+    summary = f"{rollable.label}: {total} against {rounds} rounds ({outcome})"
+    return RollResult(dice, f"total {total}", outcome, lives, summary, total)
 
 
 # --- a roll ---------------------------------------------------------------------------------
@@ -863,6 +946,8 @@ def _open_ended(rng: random.Random, faces: list[int]) -> int:
 
 def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> RollResult:
     """Roll the code with the caller's generator and total it the way `odds` counts."""
+    if rollable.key in (wounds.MORTAL_KEY, wounds.STUN_MINUTES_KEY):
+        return _wound_roll(rollable, options, rng)
     spec = read_roll(rollable, options)
     normal_count = spec.dice - 1 if spec.wild else spec.dice
     normal = [rng.randint(1, SIDES) for _ in range(normal_count)]

@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from rulesets.core import Cost, InvalidEdit, TraitRow
-from rulesets.weg_d6 import costs, traits
+from rulesets.weg_d6 import costs, traits, wounds
 from rulesets.weg_d6.data import (
     ATTRIBUTES,
     CUSTOM_SPECIES,
@@ -95,7 +95,7 @@ class WegD6Layout(Layout):
             "Wound status",
             body="rulesets/weg_d6/_wounds.html",
             shows_derived=("wound",),
-            uses_extra=("weg_wounds",),
+            uses_extra=("weg_wounds", "weg_wound_advice"),
         ),
         Section(
             "force",
@@ -187,6 +187,9 @@ class WegD6Layout(Layout):
             "weg_skill_choices": _skill_choices(sheet),
             "weg_move_advance": _move_advance(state.rows, sheet, play),
             "weg_wounds": _wounds(state.rows, sheet),
+            # What the rules offer at this wound level: stabilising, rest, stun, the 1E
+            # mortal roll and medpacs (rulesets/weg_d6/wounds.py), a roll link where one is.
+            "weg_wound_advice": wounds.advice(sheet),
             "weg_powers": _powers(sheet, settings),
             "weg_power_options": _power_options(sheet, settings, play),
             "weg_power_trait": "advance.power.add" if play else "power.add",

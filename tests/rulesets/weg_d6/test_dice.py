@@ -229,11 +229,12 @@ def test_every_sheet_rollable_rolls_and_wounds_are_facts():
     assert {"attr.dexterity", "skill.blaster"} <= {r.key for r in found}
     rng = random.Random(1)
     for rollable in found:
-        # A wound takes dice off actions, not off a weapon's damage.
-        assert rollable.fact("wound_dice") == (0 if rollable.group == "Weapons" else 1)
+        # A wound takes dice off actions, not off a weapon's damage or a wound roll.
+        assert rollable.fact("wound_dice") == (0 if rollable.group in ("Weapons", "Wounds") else 1)
         chosen = parse_roll_options(weg_d6.roll_options(rollable, DEFAULTS), {}) | options()
         assert 0 <= weg_d6.odds(rollable, chosen).success <= 1
-        assert weg_d6.roll(rollable, chosen, rng).outcome in {"success", "failure"}
+        outcomes = {"success", "failure", "unconscious", "lives this round", "dies"}
+        assert weg_d6.roll(rollable, chosen, rng).outcome in outcomes
 
 
 def _bar_index(total: int, bars) -> int:
