@@ -77,6 +77,9 @@ INSTALLED_APPS = [
     "sheets.npcs",
     "sheets.vehicles",
     "sheets.perf",
+    # django-ninja's own templates and static files: the API's docs page (/api/docs) from
+    # this server, not a CDN the Content Security Policy refuses.
+    "ninja",
 ]
 
 MIDDLEWARE = [
@@ -234,6 +237,10 @@ AXES_LOCKOUT_CALLABLE = "sheets.accounts.lockout.locked_out"
 AXES_CLIENT_IP_CALLABLE = "sheets.middleware.client_address"
 AXES_RESET_ON_SUCCESS = False
 AXES_VERBOSE = False
+
+# The HTTP API (sheets/api): requests one personal access token may make in a minute
+# (a bot polling the roll log every 2 s makes 30); past them it answers 429 with Retry-After.
+API_REQUESTS_PER_MINUTE = int(os.environ.get("API_REQUESTS_PER_MINUTE", "120"))
 
 # Sessions: in the database, or read through Redis when REDIS_URL is set. The cache must be
 # one every worker and app server shares: a per-process cache would keep a logged-out

@@ -42,3 +42,41 @@ class ResetRequest(models.Model):
 
     def __str__(self) -> str:
         return f"Reset request from {self.client}"
+
+
+class AccessToken(models.Model):
+    """A personal access token: how a table's tool (a bot, a VTT module, a script) speaks
+    for its user to the HTTP API (sheets/api), within the scopes chosen for it.
+
+    Only a digest of the secret is kept: the secret is shown once, when the token is made,
+    and cannot be read back, so a copy of the database lets nobody call the API. A token is
+    revoked, never deleted, so its owner can still see what it was and when it was used.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"
+    )
+    name = models.CharField(max_length=100)
+    # Space-separated scope names (sheets/accounts/services.py, SCOPES).
+    scopes = models.CharField(max_length=200)
+    digest = models.CharField(max_length=64, unique=True)
+    # The secret's first characters, for its owner to tell one token from another.
+    prefix = models.CharField(max_length=16)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    # The throttle's window: when the current minute of requests began and how many came.
+    # On the token's row, so every app server counts the same requests.
+    window_started_at = models.DateTimeField(null=True, blank=True)
+    window_requests = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Token {self.prefix}… of {self.user_id}"
+
+    @property
+    def scope_set(self) -> frozenset[str]:
+        return frozenset(self.scopes.split())
