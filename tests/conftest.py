@@ -13,6 +13,44 @@ hypothesis_settings.register_profile("ci", deadline=None, print_blob=True)
 if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
+# Tests that touch no database: the rules (tests/rulesets imports no Django; its tests pass
+# with the Django plugin off, -p no:django), the template hygiene checks and the import
+# contracts. .ci/run runs them once, on SQLite, and leaves them out of the PostgreSQL run
+# (-m "not no_database"), where they would test nothing new. A test here that asks for a
+# database stops the collection, so the mark cannot hide a database test from PostgreSQL.
+NO_DATABASE = ("tests/rulesets/", "tests/test_architecture.py", "tests/web/test_templates.py")
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "no_database: touches no database (NO_DATABASE above)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if not item.nodeid.startswith(NO_DATABASE):
+            continue
+        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+            raise pytest.UsageError(f"{item.nodeid} asks for a database: take it off NO_DATABASE")
+        if _is_django_database_test_case(getattr(item, "cls", None)):
+            raise pytest.UsageError(f"{item.nodeid} is a database TestCase: not for NO_DATABASE")
+        item.add_marker(pytest.mark.no_database)
+
+
+def _is_django_database_test_case(cls: type | None) -> bool:
+    # By name, so that this file imports no Django where the plugin is off (-p no:django).
+    return cls is not None and any(
+        base.__module__ == "django.test.testcases" and base.__name__ == "TransactionTestCase"
+        for base in cls.__mro__
+    )
+
+
 # Playwright's sync API runs an event loop in the test thread; Django refuses ORM calls
 # from such a thread unless told this is deliberate (live_server and fixtures need them).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
