@@ -12,6 +12,8 @@ The format (documented in README.md, "Character files"):
       "adventure": 1,
       "ledger": [{"id": 1, "kind": "award", "amount": 10, "unit": "XP", ...}, ...],
       "history": [{"version": 1, "summary": "Created", "ops": [...], ...}, ...],
+      "entries": [{"ref": "entry:12", "kind": "species", "name": "Twi'lek", "version": 2,
+                   "data": {...}}, ...],
       "exported_at": "2026-11-22T10:00:00+00:00"
     }
 
@@ -19,6 +21,15 @@ Version 1 files (no ledger, history or adventure) still import. The ledger keeps
 entries' dates, authors' names and which purchase each refund undoes; the history keeps
 every revision (sheets/history/revisions.py), so the imported character's versions and diffs are the
 exported one's, and one more revision says who imported it.
+
+"entries" (optional) carries the compendium entries the sheet picked from a book (the
+rulebook's own, "seed:..." refs, need none), each at the version the sheet took. An import
+lands outside any table, so the entries go to the importer's own book of the system, the
+one the sheet then picks from: an entry of the same kind and name already there is used
+(matched by name, not added twice; its version is kept on the sheet when the data are the
+same, else 0, so the sheet says the book's entry differs from what it took), any other is
+added. A ref the file does not carry becomes "gone:<ref>": the sheet keeps its snapshot and
+never points at an unrelated entry of this Datapad.
 """
 
 from __future__ import annotations
@@ -35,11 +46,14 @@ from django.utils import timezone
 from pydantic import ValidationError
 
 from rulesets.core import InvalidEdit, InvalidSheet
+from rulesets.core.compendium import InvalidEntry, find_kind, validate_entry
 from rulesets.core.parsing import printable, storable
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.advancement.models import LedgerEntry
 from sheets.characters.models import Character
 from sheets.characters.services import NAME_MAX_LENGTH, clean_name
+from sheets.compendium.models import Book, CompendiumEntry, EntryVersion
+from sheets.compendium.records import entry_create
 from sheets.history.models import Revision
 from sheets.history.revisions import (
     CHANGES_KEPT,
@@ -65,7 +79,27 @@ FORMAT = "datapad-character"
 SCHEMA_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 _KEYS_V1 = {"format", "schema_version", "system", "name", "rule_settings", "sheet", "exported_at"}
-_KEYS = _KEYS_V1 | {"adventure", "ledger", "history"}
+_KEYS = _KEYS_V1 | {"adventure", "ledger", "history", "entries"}
+# The compendium entries a file carries (at most one per entry a sheet records).
+MOST_FILE_ENTRIES = 200
+_ENTRY_KEYS = ("ref", "kind", "name", "version", "data")
+ENTRIES_SCHEMA = {
+    "type": "array",
+    "maxItems": MOST_FILE_ENTRIES,
+    "description": "the compendium entries the sheet picked, each at the version it took",
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(_ENTRY_KEYS),
+        "properties": {
+            "ref": {"type": "string", "pattern": "^entry:[0-9]{1,18}$"},
+            "kind": {"type": "string", "maxLength": 40},
+            "name": {"type": "string", "minLength": 1, "maxLength": 80},
+            "version": {"type": "integer", "minimum": 1},
+            "data": {"type": "object", "description": "the entry as its kind's schema holds it"},
+        },
+    },
+}
 
 
 # A whole number in a sheet is small; a longer one is refused before Python converts it
@@ -144,8 +178,41 @@ def _full_export(character: Character) -> dict[str, Any]:
             }
             for revision in revisions
         ],
+        "entries": _entries_of(character),
         "exported_at": timezone.now().isoformat(timespec="seconds"),
     }
+
+
+def _entries_of(character: Character) -> list[dict]:
+    """The stored entries the sheet records, each as the version it took (a hidden entry is
+    its GMs' secret and stays out: the sheet's snapshot has what it needs)."""
+    refs = get_ruleset(character.system).entry_refs(character.sheet)
+    wanted = {}
+    for kind, ref, version in refs:
+        where, _, pk = ref.partition(":")
+        if where == "entry" and pk.isdigit() and len(pk) <= 18:
+            wanted.setdefault(int(pk), (kind, ref, version))
+    found = CompendiumEntry.objects.filter(pk__in=wanted, hidden=False)
+    taken = {
+        (v.entry_id, v.version): v
+        for v in EntryVersion.objects.filter(entry__in=found).only("entry", "version", "data")
+    }
+    entries = []
+    for entry in found.order_by("pk"):
+        kind, ref, version = wanted[entry.pk]
+        then = taken.get((entry.pk, version))
+        data = then.data if then is not None else entry.data
+        shown = version if then is not None else entry.version
+        entries.append(
+            {
+                "ref": ref,
+                "kind": entry.kind,
+                "name": data.get("name", entry.name),
+                "version": max(shown, 1),
+                "data": data,
+            }
+        )
+    return entries[:MOST_FILE_ENTRIES]
 
 
 def file_bytes(data: Any) -> bytes:
@@ -334,7 +401,9 @@ def import_character(*, owner: AbstractBaseUser, raw: bytes) -> Character:
     exported = {"name": data.get("name", ""), "settings": chosen, "sheet": data.get("sheet")}
     if history:
         _check_leads_back(exported, history)
+    carried = _file_entries(data.get("entries", []), system)
     with transaction.atomic():
+        sheet = _rehomed(sheet, ruleset, _entries_into_book(owner, system, carried))
         character = Character.objects.create(
             owner=owner,
             name=name,
@@ -369,6 +438,80 @@ def import_character(*, owner: AbstractBaseUser, raw: bytes) -> Character:
             judged=(sheet, sheet),
         )
     return character
+
+
+def _file_entries(raw: Any, system: str) -> list[dict]:
+    """The file's compendium entries, each valid for its kind; ImportRefused names a fault."""
+    if not isinstance(raw, list) or len(raw) > MOST_FILE_ENTRIES:
+        raise ImportRefused(f"“entries” must be a list of at most {MOST_FILE_ENTRIES} entries.")
+    kinds = get_ruleset(system).COMPENDIUM_KINDS
+    checked = []
+    for number, item in enumerate(raw, start=1):
+        where = f"compendium entry {number}"
+        if not isinstance(item, dict) or set(item) != set(_ENTRY_KEYS):
+            raise ImportRefused(f"{where}: it holds exactly {', '.join(_ENTRY_KEYS)}.")
+        ref, version = item["ref"], item["version"]
+        where_, _, pk = str(ref).partition(":")
+        if where_ != "entry" or not pk.isdigit() or len(pk) > 18:
+            raise ImportRefused(f"{where}: “ref” must be “entry:” and a number.")
+        if type(version) is not int or not 1 <= version <= MOST_AMOUNT:
+            raise ImportRefused(f"{where}: “version” must be a whole number from 1.")
+        try:
+            kind = find_kind(kinds, str(item["kind"]))
+            clean = validate_entry(kind, item["data"])
+        except InvalidEntry as refused:
+            faults = "; ".join(f"{key}: {message}" for key, message in refused.errors.items())
+            raise ImportRefused(f"{where}: {faults}") from None
+        checked.append({"ref": ref, "kind": kind.key, "version": version, "data": clean})
+    return checked
+
+
+def _entries_into_book(
+    owner: AbstractBaseUser, system: str, carried: list[dict]
+) -> dict[str, tuple[str, int]]:
+    """Put the file's entries in the importer's own book (see the module's note); return
+    each file ref's new (ref, version)."""
+    book = Book(system=system, owner=owner)
+    moved: dict[str, tuple[str, int]] = {}
+    for item in carried:
+        name = item["data"]["name"]
+        same = next(
+            (
+                entry
+                for entry in book.entries().filter(kind=item["kind"])
+                if entry.name.casefold() == name.casefold()
+            ),
+            None,
+        )
+        if same is None:
+            try:
+                same = entry_create(user=owner, book=book, kind=item["kind"], data=item["data"])
+            except InvalidEntry as refused:
+                raise ImportRefused(
+                    f"compendium entry “{name}”: " + " ".join(refused.errors.values())
+                ) from None
+        moved[item["ref"]] = (same.ref, same.version if same.data == item["data"] else 0)
+    return moved
+
+
+def _rehomed(sheet: dict, ruleset: Any, moved: dict[str, tuple[str, int]]) -> dict:
+    """The sheet with each stored entry's ref it records pointing at this Datapad's entry
+    (`moved`), or marked gone: never at whatever entry has the same number here."""
+    keys = {"kind", "ref", "version"}
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, dict):
+            if set(value) == keys and str(value["ref"]).startswith("entry:"):
+                ref, version = moved.get(value["ref"], (f"gone:{value['ref']}", value["version"]))
+                return {"kind": value["kind"], "ref": ref, "version": version}
+            return {key: walk(inner) for key, inner in value.items()}
+        if isinstance(value, list):
+            return [walk(inner) for inner in value]
+        return value
+
+    if not any(ref.startswith("entry:") for _, ref, _ in ruleset.entry_refs(sheet)):
+        return sheet
+    return ruleset.validate_sheet(walk(sheet))
 
 
 def _record(model: type, item: Any, where: str) -> Any:

@@ -6,7 +6,7 @@ import json
 
 from rulesets.core.schema import json_schema
 from rulesets.registry import SYSTEMS, get_ruleset
-from sheets.transfer.datapad import FORMAT, SCHEMA_VERSION
+from sheets.transfer.datapad import ENTRIES_SCHEMA, FORMAT, SCHEMA_VERSION
 from sheets.transfer.records import MOST_ENTRIES, MOST_REVISIONS, EntryRecord, RevisionRecord
 
 
@@ -55,6 +55,7 @@ def character_file_schema() -> dict:
             "adventure": {"type": "integer", "minimum": 1},
             "ledger": {"type": "array", "items": entry, "maxItems": MOST_ENTRIES},
             "history": {"type": "array", "items": revision, "maxItems": MOST_REVISIONS},
+            "entries": ENTRIES_SCHEMA,
             "exported_at": {"type": "string"},
         },
         "oneOf": variants,

@@ -102,7 +102,7 @@ def picked_entries(character: Character, state: SheetState) -> tuple[Picked, ...
         entry = stored.get(int(ref[6:])) if ref[6:].isdigit() else None
         if entry is None:
             # The snapshot on the sheet keeps working; the entry's page is gone.
-            shown.append(Picked(label, ref, version, "", gone=True))
+            shown.append(Picked(label, "", version, "", gone=True))
             continue
         moved = entry.version if entry.version != version else None
         shown.append(Picked(label, entry.name, version, "", current=moved))
