@@ -659,8 +659,11 @@ def improvement_rows(vehicle: dict) -> list[dict]:
             )
         else:
             chart = "weapon" if raw_path.startswith("weapons.") else raw_path
+            value = vehicle["value"]
+            if chart == "weapon":
+                value = vehicle["weapons"][int(raw_path.split(".")[1])]["value"] or value
             if chart in MODIFICATIONS and already < len(MODIFICATIONS[chart][1]):
-                step = modification(chart, already + 1, vehicle["value"])
+                step = modification(chart, already + 1, value)
                 row.update(
                     increase=step.increase,
                     difficulty=step.difficulty,
@@ -717,3 +720,47 @@ def vehicle_rollable(vehicle: dict, code_key: str, crew: Rollable | None = None)
         group="Vehicle",
         source=code.source,
     )
+
+
+# --- recording an improvement ----------------------------------------------------------------
+
+
+def improve(vehicle: dict, key: str) -> tuple[dict, str]:
+    """The vehicle with one pip bought on the code `key`, and what it cost in words: 1E in
+    skill points, credits, time and the technology roll (003:1008-1066); R&E as the next
+    step of its chart, never past +1D+2 above stock (002:262-264). The technology or repair
+    roll is the player's; this records a pip that held."""
+    code = code_named(vehicle, key)  # a destroyed weapon or an unknown code is refused
+    parts = [int(p) if p.isdigit() else p for p in key.split(".")]
+    data = validate_vehicle(vehicle)
+    node: Any = data
+    for part in parts[:-1]:
+        node = node[part]
+    stored = node[parts[-1]]
+    already = data["improved"].get(key, 0)
+    if data["edition"] == EDITION_1E:
+        step = improvement(stored, additive=is_additive(key), scale=data["scale"], already=already)
+        cost = (
+            f"{step.skill_points} skill points, {step.credits:,} credits, {step.time}, "
+            f"{step.technology} technology roll ({step.source})"
+        )
+    else:
+        chart = "weapon" if key.startswith("weapons.") else key
+        if chart not in MODIFICATIONS:
+            raise InvalidSheet(f"{key}: R&E has no modification chart for {code.label.lower()}.")
+        steps = MODIFICATIONS[chart][1]
+        if already >= len(steps):
+            raise InvalidSheet(f"{key}: at most {steps[-1].increase} above stock (002:264).")
+        value = data["value"]
+        if chart == "weapon":
+            value = data["weapons"][parts[1]]["value"] or value
+        step = modification(chart, already + 1, value)
+        cost = (
+            f"{step.increase} above stock, {step.difficulty}, {step.percent}% = "
+            f"{float(step.credits):,.0f} credits ({step.source})"
+        )
+    if pips_of(stored) + 1 > MOST_CODE_DICE * 3:
+        raise InvalidSheet(f"{key}: at most {MOST_CODE_DICE}D.")
+    node[parts[-1]] = DieCode.from_pips(pips_of(stored) + 1).format()
+    data["improved"][key] = already + 1
+    return validate_vehicle(data), f"{code.label} {stored} → {node[parts[-1]]}: {cost}"

@@ -320,6 +320,29 @@ def vehicle_hit(
     return vehicle, text
 
 
+@transaction.atomic
+def vehicle_improve(
+    *, user: AbstractBaseUser, vehicle_id: int, code: str, expected_version: int
+) -> tuple[Vehicle, str]:
+    """Record one pip bought on a WEG code (1E skill points, 003:1006-1070; R&E a step of
+    its modification chart, 002:259-414), with its cost in the revision."""
+    vehicle, _ = vehicle_for(user, vehicle_id, edit=True, for_update=True)
+    if vehicle.system != "weg_d6":
+        raise VehicleRefused({WHOLE: "Improving codes pip by pip is WEG d6's."})
+    if vehicle.version != expected_version:
+        raise StaleVehicle()
+    before = vehicle.data
+    try:
+        data, text = rules("weg_d6").improve(before, code)
+    except InvalidSheet as refused:
+        raise VehicleRefused({WHOLE: str(refused)}) from None
+    vehicle.data = data
+    vehicle.version += 1
+    vehicle.save(update_fields=["data", "version", "updated_at"])
+    _revise(vehicle, user, f"Improved {text}", before)
+    return vehicle, text
+
+
 # --- rolls -------------------------------------------------------------------------------------
 
 

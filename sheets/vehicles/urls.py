@@ -10,6 +10,7 @@ urlpatterns = [
     path("vehicles/<int:pk>/", views.vehicle_sheet, name="vehicle_sheet"),
     path("vehicles/<int:pk>/edit/", views.vehicle_edit, name="vehicle_edit"),
     path("vehicles/<int:pk>/hit/", views.vehicle_hit, name="vehicle_hit"),
+    path("vehicles/<int:pk>/improve/", views.vehicle_improve, name="vehicle_improve"),
     path("vehicles/<int:pk>/roll/", views.vehicle_roll, name="vehicle_roll"),
     path("vehicles/<int:pk>/print/", views.vehicle_print, name="vehicle_print"),
 ]

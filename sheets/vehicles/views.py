@@ -195,6 +195,27 @@ def vehicle_hit(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("vehicle_sheet", pk=vehicle.pk)
 
 
+@require_POST
+@login_required
+def vehicle_improve(request: HttpRequest, pk: int) -> HttpResponse:
+    vehicle, _ = vehicle_for(request.user, pk, edit=True)
+    try:
+        vehicle, text = services.vehicle_improve(
+            user=request.user,
+            vehicle_id=vehicle.pk,
+            code=request.POST.get("code", ""),
+            expected_version=_version(request),
+        )
+    except VehicleRefused as refused:
+        vehicle.refresh_from_db()
+        context = _sheet_context(request, vehicle, True, refused.errors) | _roll_context(
+            request, vehicle, {}, None, None
+        )
+        return render(request, "vehicles/sheet.html", context, status=400)
+    messages.success(request, f"Recorded: {text}")
+    return redirect("vehicle_sheet", pk=vehicle.pk)
+
+
 def _roll_context(request, vehicle: Vehicle, errors: dict, odds, entry) -> dict:
     crew = crew_characters(request.user, vehicle)
     source = request.POST if request.method == "POST" else request.GET

@@ -141,7 +141,7 @@ def test_a_live_edit_answers_with_the_stat_block_only(client, player, falcon):
         headers={"HX-Request": "true"},
     )
     body = response.content.decode()
-    assert response.status_code == 200 and body.lstrip().startswith('<form id="vehicle-sheet"')
+    assert response.status_code == 200 and body.lstrip().startswith('<div id="vehicle-stat">')
     assert 'name="version" value="3"' in body and "<html" not in body
 
 
@@ -360,3 +360,28 @@ def test_an_swd10_vehicles_page_shows_what_its_size_does(client, gm, table):
 
 def test_revisions_count_every_write(player, falcon):
     assert VehicleRevision.objects.filter(vehicle=falcon).count() == 2
+
+
+def test_a_pip_bought_is_recorded_with_its_price(client, player, falcon):
+    client.force_login(player)
+    response = client.post(
+        reverse("vehicle_improve", kwargs={"pk": falcon.pk}),
+        {"version": str(falcon.version), "code": "maneuverability"},
+    )
+    falcon.refresh_from_db()
+    assert response.status_code == 302
+    assert falcon.data["maneuverability"] == "2D" and falcon.data["improved"] == {
+        "maneuverability": 1
+    }
+    assert "5% = 5,000 credits" in falcon.revisions.first().summary
+
+
+def test_a_pip_on_an_unknown_code_is_refused_and_changes_nothing(client, player, falcon):
+    client.force_login(player)
+    response = client.post(
+        reverse("vehicle_improve", kwargs={"pk": falcon.pk}),
+        {"version": str(falcon.version), "code": "weapons.7.damage"},
+    )
+    falcon.refresh_from_db()
+    assert response.status_code == 400 and "no such code" in response.content.decode()
+    assert falcon.version == 2

@@ -308,7 +308,7 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     # Vehicles (issue 28 item 3): a character's vehicle (the owner's Kira Dane's) is seen and
     # changed by whoever sees and edits the character, so another player or GM finds none
     # (404). A table's vehicles are listed to its members; its GMs make one (players 403).
-    # A hit is WEG d6's and the table plays SWd10: refused beside the form (400), unchanged.
+    # A hit and a pip bought are WEG d6's and the table plays SWd10: refused (400), unchanged.
     "vehicle_list": {
         "GET": _row(LOGIN, 200, 200, 200, 404),
         "POST": _row(LOGIN, 403, 403, MOVED, 404),
@@ -320,6 +320,7 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "vehicle_sheet": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     "vehicle_edit": {"GET": _all(405), "POST": _row(LOGIN, MOVED, 404, MOVED, 404)},
     "vehicle_hit": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 400, 404)},
+    "vehicle_improve": {"GET": _all(405), "POST": _row(LOGIN, 400, 404, 400, 404)},
     "vehicle_roll": {
         "GET": _row(LOGIN, 200, 404, 200, 404),
         "POST": _row(LOGIN, 200, 404, 200, 404),
@@ -511,6 +512,7 @@ def _vehicle_post(name: str, w: World) -> dict[str, Any]:
         "character_vehicles": {"name": "Kira's bike"},
         "vehicle_edit": version | {"crew": "2"},
         "vehicle_hit": version | {"damage_roll": "12", "hull_roll": "10"},
+        "vehicle_improve": version | {"code": "maneuverability"},
         "vehicle_roll": {"code": "pilot", "crew": str(w.kira.pk), "trait": "abil.pilot"},
     }.get(name, {})
 

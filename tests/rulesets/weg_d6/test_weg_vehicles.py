@@ -382,3 +382,36 @@ def test_ionization_lowers_the_odds_by_whole_dice():
     ionized = freighter(maneuverability="2D", edition=EDITION_1E, damage={"ionization": 1})
     hurt = dice.odds(v.vehicle_rollable(ionized, "maneuverability", pilot), {"difficulty": 10})
     assert clean.success == _brute_force_1e(3, 0, 10) and hurt.success == _brute_force_1e(2, 0, 10)
+
+
+# --- recording a pip bought -----------------------------------------------------------------
+
+
+def test_a_1e_pip_bought_raises_the_code_and_counts_toward_the_technology_roll():
+    ship = freighter(edition=EDITION_1E, improved={"weapons.0.damage": 3})
+    improved, text = v.improve(ship, "weapons.0.damage")
+    assert improved["weapons"][0]["damage"] == "4D+1"
+    assert improved["improved"]["weapons.0.damage"] == 4
+    assert "4 skill points, 2,000 credits, 1 week, Difficult technology roll" in text
+
+
+def test_an_re_code_stops_at_one_d_two_above_stock():
+    ship = freighter()
+    for expected in ("1D+1", "1D+2", "2D", "2D+1", "2D+2"):
+        ship, _ = v.improve(ship, "maneuverability")
+        assert ship["maneuverability"] == expected
+    with pytest.raises(InvalidSheet, match=r"at most \+1D\+2 above stock"):
+        v.improve(ship, "maneuverability")
+
+
+def test_an_re_weapon_is_priced_on_its_own_value():
+    ship = freighter(
+        weapons=[{"name": "Ion cannon", "fire_control": "1D", "damage": "3D", "value": 8_000}]
+    )
+    _, text = v.improve(ship, "weapons.0.fire_control")
+    assert "15% = 1,200 credits" in text
+
+
+def test_r_and_e_has_no_chart_for_hull():
+    with pytest.raises(InvalidSheet, match="no modification chart"):
+        v.improve(freighter(), "hull")
