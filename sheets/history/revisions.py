@@ -33,6 +33,7 @@ from rulesets.registry import get_ruleset
 from sheets.characters.models import Character
 from sheets.characters.state import sheet_state
 from sheets.history.models import Revision
+from sheets.live.bus import sheet_written
 
 Op = dict[str, Any]
 Step = str | int
@@ -355,6 +356,8 @@ def record_revision(
         # An edit's own summary quotes what the form sent ("New merit or flaw →
         # attentive||"): a player reads what it changed, in the sheet's words.
         summary = edit_summary(lines)
+    # Every new version has its revision: open pages of this sheet hear of it after commit.
+    sheet_written(character.pk, character.campaign_id)
     return Revision.objects.create(
         character=character,
         author=author,

@@ -30,6 +30,7 @@ from rulesets.ore import data as ore_data
 from sheets.campaigns.models import Role
 from sheets.characters.models import Character
 from sheets.characters.services import EditRefused, StaleVersion, character_apply_edits
+from sheets.live.bus import roll_logged
 from sheets.permissions import (
     Need,
     User,
@@ -343,6 +344,7 @@ def hit_mark(
             except StaleVersion as stale:
                 raise HitRefused({MARK: str(stale)}) from None
         origin = f"{roll.rollable_label} by {roll.character.name}" if roll else "entered by hand"
+        roll_logged(target.campaign_id, target.pk)  # to the log's open pages, on commit
         return RollEntry.objects.create(
             kind=RollEntry.Kind.HIT,
             follows=roll,

@@ -20,6 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from rulesets.core.parsing import YES, ascii_number
 from sheets.characters.models import Character
+from sheets.live.services import nothing_new_at_table
 from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
 from sheets.rolls import context as roll_context
 from sheets.rolls.hits import MARK, HitRefused, hit_mark
@@ -154,8 +155,10 @@ def _still_seen(seen: frozenset[int], entries: list, recent: frozenset[int]) -> 
 @login_required
 @vary_on_headers("HX-Request")
 def campaign_roll_log(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, role = campaign_for(request.user, pk)
     after, seen = _after(request), _polled(request)
+    if seen is not None and nothing_new_at_table(request.user, pk, after, seen):
+        return HttpResponse(status=204)  # a poll with nothing new: one indexed read
+    campaign, role = campaign_for(request.user, pk)
     entries = list(table_log(request.user, campaign, after=after, seen=seen, role=role))
     if seen is not None:
         seen = _still_seen(seen, entries, table_recent_ids(request.user, campaign, role))

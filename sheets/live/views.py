@@ -1,0 +1,201 @@
+"""The live streams (Server-Sent Events) and what a page fetches when one tells it of a
+change. Each stream is refused like its page (404 for a sheet or table the viewer may not
+see) and sends only ids and version numbers; the page fetches what they name through the
+usual views, under the same permission selector.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import time
+from collections.abc import AsyncIterator
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections, connections
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from rulesets.core.parsing import ascii_number
+from sheets.characters.layouts import Snapshot, drawn_swaps, edit_context
+from sheets.characters.views import _review_status
+from sheets.history.revisions import HistoryBroken, state_at
+from sheets.live.bus import HUB
+from sheets.live.services import CampaignSource, Cursor, News, SheetSource
+from sheets.permissions import character_for
+
+EVENT_STREAM = "text/event-stream"
+RETRY = "retry: 2000\n\n"
+# A comment line this often keeps proxies from closing an idle stream, and re-reads the
+# database (a notification lost between servers costs at most this long).
+HEARTBEAT = 15.0
+
+
+def _seconds() -> float:
+    """How long one stream lasts before the browser reconnects (with Last-Event-ID):
+    bounds what a stream holds, and moves viewers onto a restarted server."""
+    return float(getattr(settings, "LIVE_STREAM_SECONDS", 300))
+
+
+def _read(function, *args):
+    """A database read from a stream, on the shared worker threads (not one thread per
+    stream, each holding its own connection): 500 streams hold a handful of connections."""
+
+    def run():
+        try:
+            return function(*args)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(run, thread_sensitive=False)()
+
+
+def _read_in_request(function, *args):
+    """A read on the request's own thread and connection: under WSGI, where the request
+    ends with the answer (and a test's transaction is that connection's)."""
+    return sync_to_async(function, thread_sensitive=True)(*args)
+
+
+def _frame(news: News) -> str:
+    lines = []
+    if news.roll is not None:
+        lines.append(f"id: {news.cursor}\nevent: roll\ndata: {news.roll}\n\n")
+    if news.version is not None:
+        lines.append(f"id: {news.cursor}\nevent: sheet\ndata: {news.version}\n\n")
+    return "".join(lines)
+
+
+def _start(request: HttpRequest, source) -> Cursor:
+    """Where to resume: the browser's Last-Event-ID, else what the page was drawn with
+    (?after=<roll id>&version=<n>), else now."""
+    resumed = Cursor.parse(request.headers.get("Last-Event-ID"))
+    if resumed is not None:
+        return resumed
+    after = ascii_number(request.GET.get("after", ""))
+    version = ascii_number(request.GET.get("version", ""))
+    if after is None and version is None:
+        return source.start()
+    return Cursor(after or 0, version or 0)
+
+
+def _let_go_of_connections() -> None:
+    for each in connections.all(initialized_only=True):
+        each.close()
+
+
+async def _events(source, cursor: Cursor) -> AsyncIterator[str]:
+    # The request's own thread read the session and the user: its connection would stay
+    # open as long as the stream does (one per viewer). Closed before the stream waits.
+    await sync_to_async(_let_go_of_connections, thread_sensitive=True)()
+    # First the browser's reconnection delay (2 s after the stream ends).
+    yield RETRY
+    async with HUB.subscribe() as queue:
+        ends = time.monotonic() + _seconds()
+        while True:
+            try:
+                news = await _read(source.news, cursor)
+            except Exception:
+                # Refused now (removed from the table, the sheet deleted): end the stream;
+                # the browser's reconnect is refused like the page.
+                return
+            cursor = news.cursor
+            if frame := _frame(news):
+                yield frame
+            event = None
+            while event is None or not source.wants(event):
+                left = ends - time.monotonic()
+                if left <= 0:
+                    return
+                try:
+                    event = await asyncio.wait_for(queue.get(), min(HEARTBEAT, left))
+                except TimeoutError:
+                    # Keeps proxies from closing an idle stream; and reads anew.
+                    yield ": still here\n\n"
+                    break
+
+
+async def _stream(request: HttpRequest, make_source, pk: int) -> HttpResponse:
+    user = await request.auser()
+    if not user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    # Only an async server holds a stream open. Under WSGI the answer is what is new
+    # alone, and the browser asks again in 2 s: polling, never a sync worker held.
+    hold = isinstance(request, ASGIRequest)
+    read = _read if hold else _read_in_request
+    # Http404 from the selector here is the page's own 404, before any byte is sent.
+    source = await read(make_source, user, pk)
+    cursor = await read(_start, request, source)
+    if hold:
+        response: HttpResponse = StreamingHttpResponse(
+            _events(source, cursor), content_type=EVENT_STREAM
+        )
+    else:
+        news = await read(source.news, cursor)
+        response = HttpResponse(RETRY + _frame(news), content_type=EVENT_STREAM)
+    # Never kept by a cache; not compressed (GZipMiddleware leaves an encoded answer be),
+    # as a compressor may hold events back until its buffer fills.
+    response["Cache-Control"] = "private, no-cache, no-store"
+    response["Content-Encoding"] = "identity"
+    # nginx and other proxies that buffer answers would hold the events back.
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@require_GET
+async def sheet_stream(request: HttpRequest, pk: int) -> HttpResponse:
+    return await _stream(request, SheetSource, pk)
+
+
+@require_GET
+async def campaign_stream(request: HttpRequest, pk: int) -> HttpResponse:
+    return await _stream(request, CampaignSource, pk)
+
+
+@require_GET
+def sheet_changes(request: HttpRequest, pk: int) -> HttpResponse:
+    """What changed on a sheet since the version a page shows (?since=<n>): the rows,
+    sections and panels that differ, each swapped by its id, the version, and who wrote
+    them, as an edit's answer would. Not logged in, or not a sheet this viewer may see:
+    refused like the page."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    character, access = character_for(request.user, pk)
+    since = ascii_number(request.GET.get("since", "")) or 0
+    if since >= character.version:
+        return HttpResponse(status=204)
+    try:
+        before = _snapshot_at(character, since)
+    except HistoryBroken:
+        before = None
+    others = sorted(
+        {
+            revision.author.username
+            for revision in character.revisions.filter(version__gt=since)
+            .exclude(author=request.user)
+            .select_related("author")
+            if revision.author is not None
+        }
+    )
+    if before is None:
+        before = Snapshot.of(character)
+    context = edit_context(character, access=access, before=before)
+    context |= _review_status(character, access)
+    # The ledger's sums are today's on both sides: show the budget whatever moved.
+    context["swap_budget"] = True
+    if others:
+        context["merged"] = f"Changed by {', '.join(others)}."
+    context["live_version"] = character.version
+    return render(request, "live/changes.html", drawn_swaps(request, context))
+
+
+def _snapshot_at(character, version: int) -> Snapshot:
+    state = state_at(character, version)
+    old = copy.copy(character)
+    old.__dict__.update(
+        name=state["name"], rule_settings=state["settings"], sheet=state["sheet"], version=version
+    )
+    return Snapshot.of(old)
