@@ -15,8 +15,10 @@ but hull); the sum is rolled by `rulesets.weg_d6.dice` like any code, Wild Die a
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
@@ -24,7 +26,7 @@ from pydantic_core import PydanticCustomError
 
 from rulesets.core.diecode import DieCode, DieCodeError
 from rulesets.core.edits import InvalidSheet
-from rulesets.core.rolls import InvalidRoll, Rollable
+from rulesets.core.rolls import Bar, InvalidRoll, Odds, Rollable, RollResult
 from rulesets.core.schema import SheetModel, flag, one_of, rows, text, validate_with, whole
 from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, EDITIONS
 
@@ -764,3 +766,89 @@ def improve(vehicle: dict, key: str) -> tuple[dict, str]:
     node[parts[-1]] = DieCode.from_pips(pips_of(stored) + 1).format()
     data["improved"][key] = already + 1
     return validate_vehicle(data), f"{code.label} {stored} → {node[parts[-1]]}: {cost}"
+
+
+# --- die caps against another scale (1st edition, 003:618-647) ----------------------------------
+
+# Which scale chart caps which roll (003:622: to hit, damage and maneuver): a pilot's roll the
+# maneuver chart, a gunner's the to-hit chart, a damage or hull roll the damage chart (003:632).
+CAP_CHART = {
+    "maneuverability": "maneuver",
+    "fire_control": "to_hit",
+    "damage": "damage",
+    "hull": "damage",
+}
+TARGET_SCALE = "target_scale"
+
+
+def cap_for(vehicle: dict, code_key: str, target: str) -> int | None:
+    """The die cap of a roll from this vehicle at a target of scale `target`: 6 (no cap)
+    where the chart says so or the code has no chart; None where the chart has "—"."""
+    chart = CAP_CHART.get(code_key.rsplit(".", 1)[-1])
+    if chart is None:
+        return 6
+    return die_cap(chart, vehicle["scale"], target)
+
+
+@lru_cache(maxsize=1024)
+def _capped_counts(dice: int, cap: int) -> tuple[int, ...]:
+    """Ways (out of 6**dice) for each total of `dice` dice where a face above `cap` adds 0."""
+    one = [0] * (cap + 1)
+    one[0] = 6 - cap
+    for face in range(1, cap + 1):
+        one[face] += 1
+    ways = [1]
+    for _ in range(dice):
+        grown = [0] * (len(ways) + cap)
+        for total, count in enumerate(ways):
+            if count:
+                for face, weight in enumerate(one):
+                    grown[total + face] += count * weight
+        ways = grown
+    return tuple(ways)
+
+
+def capped_chance(dice: int, pips: int, cap: int, difficulty: int) -> Fraction:
+    """The exact chance that `dice` dice plus `pips`, each die above `cap` counting 0
+    (003:624-626), reach `difficulty`. 1st edition: no Wild Die."""
+    ways = _capped_counts(dice, cap)
+    need = difficulty - pips
+    hits = sum(count for total, count in enumerate(ways) if total >= need)
+    return Fraction(hits, 6**dice)
+
+
+def capped_total(faces: tuple[int, ...], pips: int, cap: int) -> int:
+    return sum(face for face in faces if face <= cap) + pips
+
+
+def capped_odds(dice_count: int, pips: int, cap: int, difficulty: int) -> Odds:
+    success = capped_chance(dice_count, pips, cap, difficulty)
+    code = DieCode(dice_count, pips).format()
+    return Odds(
+        success,
+        (
+            Bar(f"{difficulty - 1} or less", 1 - success),
+            Bar(f"{difficulty} or more", success, True, threshold=True),
+        ),
+        f"{code}, die cap {cap}, against {difficulty}: {difficulty} or more",
+        note=f"A die above {cap} adds nothing (003:624-626).",
+    )
+
+
+def capped_roll(
+    dice_count: int, pips: int, cap: int, difficulty: int, rng: random.Random
+) -> RollResult:
+    faces = tuple(rng.randint(1, 6) for _ in range(dice_count))
+    total = capped_total(faces, pips, cap)
+    success = total >= difficulty
+    outcome = "success" if success else "failure"
+    code = DieCode(dice_count, pips).format()
+    counted = ", ".join(str(f) if f <= cap else f"({f})" for f in faces)
+    return RollResult(
+        dice=faces,
+        kept=f"{counted} → {total}",
+        outcome=outcome,
+        success=success,
+        summary=f"{code}, die cap {cap}: {total} against {difficulty}, {outcome}",
+        total=total,
+    )

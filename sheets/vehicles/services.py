@@ -28,6 +28,9 @@ from rulesets.core.rolls import (
     parse_roll_options,
 )
 from rulesets.registry import get_ruleset
+from rulesets.weg_d6 import dice as weg_dice
+from rulesets.weg_d6.data import EDITION_1E
+from rulesets.weg_d6.vehicles import TARGET_SCALE
 from sheets.campaigns.models import Campaign, Role
 from sheets.characters.models import Character
 from sheets.npcs.models import Visibility
@@ -158,6 +161,8 @@ def vehicle_create(
         kind = OwnerKind.NPC if hasattr(character, "npc") else OwnerKind.CHARACTER
         system, fields = character.system, {"character": character}
         owner = kind
+        if system == "weg_d6" and not edition:
+            edition = character.sheet.get("edition", "")
     clean = _name(name)
     data = starting_data(system, sample, edition)
     vehicle = Vehicle.objects.create(
@@ -387,6 +392,9 @@ def roll_setup(user: AbstractBaseUser, vehicle: Vehicle, raw: Mapping[str, str])
     crew = _crew(user, vehicle, raw.get("crew", ""))
     if crew.system != vehicle.system:
         raise VehicleRefused({"crew": "This character plays another system."})
+    if vehicle.system == "weg_d6" and crew.sheet.get("edition") != vehicle.data["edition"]:
+        # The Wild Die and the die caps are each one edition's: crew and craft share it.
+        raise VehicleRefused({"crew": "This character plays the other edition of WEG d6."})
     settings = character_settings(crew)
     trait: Rollable | None = None
     if codes[code]:
@@ -407,6 +415,18 @@ def roll_setup(user: AbstractBaseUser, vehicle: Vehicle, raw: Mapping[str, str])
     ruleset = get_ruleset(vehicle.system)
     allowed = module.ROLL_OPTIONS
     definitions = tuple(o for o in ruleset.roll_options(rollable, settings) if o.key in allowed)
+    if vehicle.system == "weg_d6" and vehicle.data["edition"] == EDITION_1E:
+        # 1st edition caps dice against another scale (003:618-647); R&E has no such rule.
+        definitions += (
+            RollOption(
+                TARGET_SCALE,
+                "Target's scale",
+                "choice",
+                vehicle.data["scale"],
+                choices=module.SCALES,
+                source="003:618-647",
+            ),
+        )
     return VehicleRoll(
         vehicle=vehicle,
         crew=crew,
@@ -416,11 +436,35 @@ def roll_setup(user: AbstractBaseUser, vehicle: Vehicle, raw: Mapping[str, str])
     )
 
 
+def _cap(setup: VehicleRoll, chosen: Mapping[str, Any]) -> int:
+    """The die cap the chosen target scale puts on this roll (6: none)."""
+    target = chosen.get(TARGET_SCALE)
+    if target is None:
+        return 6
+    code = setup.rollable.key.removeprefix("vehicle.")
+    cap = rules("weg_d6").cap_for(setup.vehicle.data, code, target)
+    if cap is None:
+        raise VehicleRefused(
+            {TARGET_SCALE: "The scale chart has no entry here: no such roll (003:634)."}
+        )
+    return cap
+
+
+def _capped_spec(setup: VehicleRoll, options: Mapping[str, Any]):
+    return weg_dice.read_roll(setup.rollable, options)
+
+
 def roll_odds(setup: VehicleRoll, raw: Mapping[str, str]) -> tuple[dict[str, Any], Odds]:
     chosen_raw = {d.key: raw[d.key] for d in setup.definitions if d.key in raw}
     try:
         chosen = parse_roll_options(setup.definitions, chosen_raw)
-        odds = get_ruleset(setup.vehicle.system).odds(setup.rollable, chosen | setup.readings)
+        options = chosen | setup.readings
+        cap = _cap(setup, chosen)
+        if cap < 6:
+            spec = _capped_spec(setup, options)
+            odds = rules("weg_d6").capped_odds(spec.dice, spec.pips, cap, spec.difficulty)
+        else:
+            odds = get_ruleset(setup.vehicle.system).odds(setup.rollable, options)
     except InvalidRoll as refused:
         raise VehicleRefused({refused.option: refused.message}) from None
     return chosen, odds
@@ -451,8 +495,15 @@ def vehicle_roll(
         chosen, odds = roll_odds(setup, raw)
         ruleset = get_ruleset(vehicle.system)
         options = chosen | setup.readings
+        cap = _cap(setup, chosen)
         try:
-            result = ruleset.roll(setup.rollable, options, rng or dice_random())
+            if cap < 6:
+                spec = _capped_spec(setup, options)
+                result = rules("weg_d6").capped_roll(
+                    spec.dice, spec.pips, cap, spec.difficulty, rng or dice_random()
+                )
+            else:
+                result = ruleset.roll(setup.rollable, options, rng or dice_random())
         except InvalidRoll as refused:
             raise VehicleRefused({refused.option: refused.message}) from None
         crew = setup.crew

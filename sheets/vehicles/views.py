@@ -10,7 +10,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rulesets.ore.vehicles import SAMPLE_LABELS
-from rulesets.weg_d6.data import EDITIONS
+from rulesets.weg_d6.data import EDITION_1E, EDITIONS
+from rulesets.weg_d6.vehicles import SCALES
 from sheets.campaigns.models import Role
 from sheets.permissions import (
     campaign_for,
@@ -234,6 +235,10 @@ def _roll_context(request, vehicle: Vehicle, errors: dict, odds, entry) -> dict:
         "odds": odds,
         "entry": entry,
         "roll_posted": source,
+        # 1st edition caps dice against a target of another scale (003:618-647).
+        "scales": SCALES
+        if vehicle.system == "weg_d6" and vehicle.data.get("edition") == EDITION_1E
+        else (),
     }
 
 

@@ -12,6 +12,10 @@ from pypdf import PdfReader
 
 from rulesets.core.rolls import dice_readings
 from rulesets.weg_d6 import dice as weg_dice
+from rulesets.weg_d6 import vehicles as weg_vehicles
+from rulesets.weg_d6.demo import demo_sheet
+from sheets.campaigns.services import character_bring
+from sheets.characters.services import character_create
 from sheets.npcs.models import Visibility
 from sheets.npcs.services import npc_create, npc_reveal
 from sheets.rolls.models import RollEntry
@@ -385,3 +389,77 @@ def test_a_pip_on_an_unknown_code_is_refused_and_changes_nothing(client, player,
     falcon.refresh_from_db()
     assert response.status_code == 400 and "no such code" in response.content.decode()
     assert falcon.version == 2
+
+
+@pytest.fixture
+def pilot_1e(player, weg_table):
+    sheet = demo_sheet() | {"edition": "1e"}
+    character = character_create(owner=player, name="Biggs", system="weg_d6", sheet=sheet)
+    character_bring(user=player, campaign_id=weg_table.pk, character_id=character.pk)
+    character.refresh_from_db()
+    return character
+
+
+def test_a_crew_member_of_the_other_edition_is_refused(client, player, pilot, pilot_1e):
+    vehicle = vehicle_create(
+        user=player, name="Snub", owner=OwnerKind.CHARACTER, character_id=pilot.pk
+    )
+    client.force_login(player)
+    response = client.post(
+        reverse("vehicle_roll", kwargs={"pk": vehicle.pk}),
+        {"code": "hull", "crew": pilot_1e.pk},
+    )
+    assert response.status_code == 400 and "other edition" in response.content.decode()
+    assert not RollEntry.objects.exists()
+
+
+def test_a_1e_gunners_odds_against_a_smaller_scale_are_capped(client, player, pilot_1e):
+    pilot = pilot_1e
+    vehicle = vehicle_create(
+        user=player, name="Snub", owner=OwnerKind.CHARACTER, character_id=pilot.pk
+    )
+    vehicle = vehicle_apply_edits(
+        user=player,
+        vehicle_id=vehicle.pk,
+        expected_version=1,
+        edits={"scale": "capital", "rows.add": "weapons"},
+    )
+    client.force_login(player)
+    url = reverse("vehicle_roll", kwargs={"pk": vehicle.pk})
+    ask = {
+        "code": "weapons.0.fire_control",
+        "crew": pilot.pk,
+        "trait": "skill.starship_gunnery",
+        "difficulty": "10",
+    }
+    same = client.get(url, ask | {"target_scale": "capital"}).context["odds"]
+    small = client.get(url, ask | {"target_scale": "speeder"}).context["odds"]
+    # Starship gunnery 4D+2 + fire control 1D = 5D+2; a capital gun at a speeder: cap 3.
+    assert small.success == weg_vehicles.capped_chance(5, 2, 3, 10) < same.success
+    response = client.post(url, ask | {"target_scale": "speeder"})
+    assert response.status_code == 200 and "die cap 3" in RollEntry.objects.get().summary
+
+
+def test_a_target_the_chart_forbids_is_refused(client, player, pilot_1e):
+    pilot = pilot_1e
+    vehicle = vehicle_create(
+        user=player, name="Big gun", owner=OwnerKind.CHARACTER, character_id=pilot.pk
+    )
+    vehicle_apply_edits(
+        user=player,
+        vehicle_id=vehicle.pk,
+        expected_version=1,
+        edits={"scale": "death_star", "rows.add": "weapons"},
+    )
+    client.force_login(player)
+    response = client.post(
+        reverse("vehicle_roll", kwargs={"pk": vehicle.pk}),
+        {
+            "code": "weapons.0.fire_control",
+            "crew": pilot.pk,
+            "trait": "skill.starship_gunnery",
+            "target_scale": "character",
+        },
+    )
+    assert response.status_code == 400 and "003:634" in response.content.decode()
+    assert not RollEntry.objects.exists()

@@ -415,3 +415,44 @@ def test_an_re_weapon_is_priced_on_its_own_value():
 def test_r_and_e_has_no_chart_for_hull():
     with pytest.raises(InvalidSheet, match="no modification chart"):
         v.improve(freighter(), "hull")
+
+
+# --- die caps (1st edition, 003:618-647) -------------------------------------------------------
+
+
+def _brute_force_capped(dice_count: int, pips: int, cap: int, target: int) -> Fraction:
+    hits = sum(
+        1
+        for faces in itertools.product(range(1, 7), repeat=dice_count)
+        if sum(f for f in faces if f <= cap) + pips >= target
+    )
+    return Fraction(hits, 6**dice_count)
+
+
+@pytest.mark.parametrize(
+    ("dice_count", "pips", "cap", "target"),
+    [(3, 0, 3, 5), (4, 2, 5, 14), (2, 1, 1, 2), (1, 0, 4, 4), (3, 1, 6, 11), (4, 0, 2, 9)],
+)
+def test_capped_odds_match_enumeration(dice_count, pips, cap, target):
+    assert v.capped_chance(dice_count, pips, cap, target) == _brute_force_capped(
+        dice_count, pips, cap, target
+    )
+
+
+def test_the_seeds_die_cap_example_totals_five():
+    # 003:626: 5, 2, 3 and 6 with a cap of 3 total 5.
+    assert v.capped_total((5, 2, 3, 6), 0, 3) == 5
+
+
+@pytest.mark.parametrize(
+    ("scale", "code", "target", "cap"),
+    [
+        ("speeder", "weapons.0.fire_control", "character", 5),  # 003:628
+        ("starfighter", "maneuverability", "walker", 6),
+        ("walker", "maneuverability", "starfighter", 3),
+        ("starfighter", "weapons.0.damage", "capital", 5),
+        ("speeder", "shields", "character", 6),  # no chart for shields: no cap
+    ],
+)
+def test_a_vehicle_rolls_cap_comes_from_its_codes_chart(scale, code, target, cap):
+    assert v.cap_for(freighter(scale=scale), code, target) == cap
