@@ -216,27 +216,10 @@ def entry_update_following(
         _kind, clean = _validated(Book.of(entry), entry.kind, data)
         if impact_digest(entry, clean) != expected_digest:
             raise ImpactChanged("The entry or a sheet using it changed since the preview.")
-        using = sheets_using(entry)
         entry = entry_update(
             user=user, entry_id=entry_id, data=clean, expected_version=expected_version
         )
-        followed = []
-        for character in using:
-            try:
-                followed.append(
-                    character_follow_entry(
-                        user=user,
-                        character_id=character.pk,
-                        kind=entry.kind,
-                        ref=entry.ref,
-                        version=entry.version,
-                        name=entry.name,
-                        data=entry.data,
-                    )
-                )
-            except EditRefused:
-                continue
-        return entry, followed
+        return entry, _follow(user, entry)
 
 
 # Writes ------------------------------------------------------------------------------------
@@ -357,6 +340,10 @@ class Planned:
     errors: dict[str, str] = field(default_factory=dict)
     replaces: CompendiumEntry | None = None
     used_by: tuple[str, ...] = ()
+    # What the replacement would newly break on those sheets ("Tessa: ..."), and each
+    # sheet's (pk, version) as previewed.
+    breaks: tuple[str, ...] = ()
+    sheets: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -391,7 +378,8 @@ class ImportPlan:
             if p.action in ("add", "replace")
         ]
         replaced = [(p.replaces.pk, p.replaces.version) for p in self.replaces if p.replaces]
-        return hashlib.sha256(json.dumps([seen, replaced]).encode()).hexdigest()[:32]
+        sheets = [p.sheets for p in self.replaces]
+        return hashlib.sha256(json.dumps([seen, replaced, sheets]).encode()).hexdigest()[:32]
 
 
 def _plan_one(book: Book, item: FileEntry, existing: dict, taken: set) -> Planned:
@@ -440,7 +428,10 @@ def _plan_one(book: Book, item: FileEntry, existing: dict, taken: set) -> Planne
             hidden=item.hidden,
             replaces=current,
         )
-    used_by = tuple(sheet.name for sheet in sheets_using(current))
+    impacts = change_impact(current, clean)
+    used_by = tuple(impact.character.name for impact in impacts)
+    breaks = tuple(line for impact in impacts for line in impact.lines)
+    sheets = tuple((impact.character.pk, impact.character.version) for impact in impacts)
     return Planned(
         item.position,
         kind.key,
@@ -451,6 +442,8 @@ def _plan_one(book: Book, item: FileEntry, existing: dict, taken: set) -> Planne
         hidden=item.hidden,
         replaces=current,
         used_by=used_by,
+        breaks=breaks,
+        sheets=sheets,
     )
 
 
@@ -516,4 +509,27 @@ def import_apply(
             entry.version += 1
             entry.save(update_fields=["name", "data", "hidden", "version", "updated_at"])
             _record(entry, user=user, summary="Replaced from a file")
+            _follow(user, entry)
         return plan
+
+
+def _follow(user: AbstractBaseUser, entry: CompendiumEntry) -> list[Character]:
+    """Bring every sheet using `entry` to its current version, each through the characters'
+    write service with its own revision; a sheet that cannot take it keeps its own."""
+    followed = []
+    for character in sheets_using(entry):
+        try:
+            followed.append(
+                character_follow_entry(
+                    user=user,
+                    character_id=character.pk,
+                    kind=entry.kind,
+                    ref=entry.ref,
+                    version=entry.version,
+                    name=entry.name,
+                    data=entry.data,
+                )
+            )
+        except EditRefused:
+            continue
+    return followed

@@ -10,8 +10,10 @@ from django.urls import reverse
 from rulesets.core.compendium import entry_to_form, find_kind
 from rulesets.registry import get_ruleset
 from sheets.compendium.models import CompendiumEntry
-from sheets.compendium.services import entry_create
+from sheets.compendium.services import entry_create, import_apply, import_plan
+from sheets.transfer.compendium_file import export_book, file_bytes
 from tests.compendium.conftest import PISTOL, TWILEK, pick
+from tests.compendium.test_compendium_file import _Item
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +116,19 @@ def test_a_sheet_keeps_working_when_its_entry_is_gone(client, player, tessa, pic
     text = page.content.decode()
     assert "Twi&#x27;lek 2D–4D+1" in text
     assert "gone from the book" in text
+
+
+def test_a_book_file_replacing_an_entry_in_use_previews_what_it_breaks_then_the_sheets_follow(
+    gm, weg_book, tessa, picked_twilek
+):
+    lowered = TWILEK | {"maximum": TWILEK["maximum"] | {"dexterity": 12}}
+    raw = file_bytes(export_book(system="weg_d6", entries=[_Item("species", lowered)]))
+    plan = import_plan(user=gm, book=weg_book, raw=raw)
+    (replaced,) = plan.replaces
+    assert replaced.used_by == ("Tessa",)
+    assert any(line.startswith("Tessa: ") and "4D+1" in line for line in replaced.breaks)
+    import_apply(user=gm, book=weg_book, raw=raw, expected_digest=plan.digest)
+    tessa.refresh_from_db()
+    assert tessa.sheet["custom_species"]["maximum"]["dexterity"] == 12
+    assert tessa.sheet["custom_species"]["compendium"]["version"] == 2
+    assert tessa.revisions.order_by("-pk").first().summary == "compendium: Twi'lek v2"
