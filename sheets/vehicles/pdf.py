@@ -33,7 +33,6 @@ def render_vehicle_pdf(vehicle: Vehicle) -> bytes:
         "damage_fields": state.damage_fields(vehicle.system, data, {}),
         "tables": state.tables(vehicle.system, data, {}),
         "derived": state.derived(vehicle.system, data),
-        "notes": data.get("notes", ""),
     }
     html = render_to_string("vehicles/print.html", context)
     stylesheets, fonts = _style()

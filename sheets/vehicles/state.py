@@ -41,7 +41,7 @@ LABELS = {
     "capital_pips": "Capital ship damage (pips)",
     "state": "State",
 }
-HIDDEN = {"schema_version", "improved", "notes", "damage"}
+HIDDEN = {"schema_version", "improved", "damage"}
 LONG_TEXT = {"notes"}
 
 

@@ -124,7 +124,6 @@ def _sheet_context(request: HttpRequest, vehicle: Vehicle, can_edit: bool, error
         "damage_fields": damage_fields,
         "tables": tables,
         "derived": state.derived(vehicle.system, data),
-        "notes": data.get("notes", ""),
     }
 
 

@@ -463,3 +463,12 @@ def test_a_target_the_chart_forbids_is_refused(client, player, pilot_1e):
     )
     assert response.status_code == 400 and "003:634" in response.content.decode()
     assert not RollEntry.objects.exists()
+
+
+def test_notes_are_edited_and_printed(client, player, falcon):
+    client.force_login(player)
+    _edit(client, falcon, notes="Hidden compartment under the deck plates.")
+    falcon.refresh_from_db()
+    response = client.get(reverse("vehicle_print", kwargs={"pk": falcon.pk}))
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
+    assert "Hidden compartment" in text
