@@ -9,9 +9,32 @@ from __future__ import annotations
 import re
 import time
 
-from tests.printing.live import LiveSite, build_status_path
+import pytest
+
+from tests.printing.live import LiveSite, build_status_path, migrated_copy
 
 SHEETS = 8
+
+
+@pytest.fixture(scope="session")
+def table_of_sheets(migrated_database, tmp_path_factory):
+    """A database with a table of SHEETS approved sheets, seeded once for these tests (a
+    `manage.py shell` of its own each time otherwise), and what the seed returned."""
+    seeding = migrated_copy(migrated_database, tmp_path_factory.mktemp("printing-seeded"))
+    return seeding.database, seeding.seed(approved=SHEETS)
+
+
+@pytest.fixture
+def site(table_of_sheets, tmp_path):
+    """The seeded table's own copy, with runserver and workers to start (conftest.py's
+    `site`, seeded)."""
+    database, seeded = table_of_sheets
+    site = migrated_copy(database, tmp_path)
+    site.seeded = dict(seeded)
+    try:
+        yield site
+    finally:
+        site.stop()
 
 
 def wait_for(check, what: str, site: LiveSite, seconds: float = 180):
@@ -50,7 +73,6 @@ def kill_mid_build(site: LiveSite) -> tuple[str, int, int]:
 def test_a_build_whose_worker_was_killed_is_given_up_with_a_message_and_a_new_one_starts(
     tmp_path, site
 ):
-    site.seed(approved=SHEETS)
     site.serve()
     status, print_id, done = kill_mid_build(site)
     task_id = site.rows("SELECT task_id FROM campaigns_tableprint WHERE id = ?", print_id)[0][0]
@@ -87,7 +109,6 @@ def test_a_build_whose_worker_was_killed_is_given_up_with_a_message_and_a_new_on
 
 
 def test_a_worker_restarted_after_a_kill_builds_what_its_predecessor_was_running(tmp_path, site):
-    site.seed(approved=SHEETS)
     site.serve()
     status, print_id, _ = kill_mid_build(site)
     old_task = site.rows("SELECT task_id FROM campaigns_tableprint WHERE id = ?", print_id)[0][0]
