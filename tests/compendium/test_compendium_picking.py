@@ -103,6 +103,18 @@ def test_a_template_fills_a_new_sheet_and_a_picked_weapon_rolls_its_damage(
     assert tessa.rolls.count() == 1
 
 
+def test_a_pick_answers_like_any_edit_with_only_what_changed(client, gm, player, weg_book, tessa):
+    pistol = entry_create(user=gm, book=weg_book, kind="weapon", data=PISTOL)
+    client.force_login(player)
+    body = pick(client, tessa, pistol.ref).content.decode()
+    assert 'id="sheet-version"' in body and 'hx-swap-oob="true"' in body
+    # The weapons and what the sheet picked are redrawn; the attributes are not.
+    assert 'id="section-weapons-body"' in body and "Kessel pistol" in body
+    assert 'id="section-compendium-body"' in body
+    assert 'id="section-attr-dexterity-body"' not in body
+    assert "<html" not in body
+
+
 def test_without_javascript_a_pick_lands_back_on_the_sheet(client, gm, player, weg_book, tessa):
     pistol = entry_create(user=gm, book=weg_book, kind="weapon", data=PISTOL)
     client.force_login(player)

@@ -92,7 +92,8 @@ def picked_entries(character: Character, state: SheetState) -> tuple[Picked, ...
     labels = _kind_labels(character.system)
     seeds = {f"seed:{b.kind}:{b.slug}": b for b in get_ruleset(character.system).builtin_entries()}
     ids = [int(ref[6:]) for _, ref, _ in refs if ref.startswith("entry:") and ref[6:].isdigit()]
-    stored = {e.pk: e for e in CompendiumEntry.objects.filter(pk__in=ids)} if ids else {}
+    rows = CompendiumEntry.objects.filter(pk__in=ids).select_related("campaign", "owner")
+    stored = {e.pk: e for e in rows} if ids else {}
     shown = []
     for kind, ref, version in refs:
         label = labels.get(kind, kind)
@@ -105,7 +106,8 @@ def picked_entries(character: Character, state: SheetState) -> tuple[Picked, ...
             shown.append(Picked(label, "", version, "", gone=True))
             continue
         moved = entry.version if entry.version != version else None
-        shown.append(Picked(label, entry.name, version, "", current=moved))
+        book = Book.of(entry).title
+        shown.append(Picked(label, entry.name, version, book, current=moved))
     return tuple(shown)
 
 
