@@ -205,3 +205,38 @@ def test_a_swd10_sheet_at_a_table_picks_the_tables_weapon(
     swd10_character.refresh_from_db()
     row = swd10_character.sheet["weapons"][-1]
     assert row["compendium"] == {"kind": "weapon", "ref": repeater.ref, "version": 1}
+
+
+def _soak(system: str, derived: dict):
+    """What each system's armor feeds, as its engine computes it."""
+    if system == "swd10":
+        return [protection.soak for protection in derived["protections"]]
+    if system == "ore":
+        return derived["armor_by_location"]["torso"]
+    return derived["absorption"]
+
+
+@pytest.mark.parametrize(
+    ("system", "armor", "before", "after"),
+    [
+        ("swd10", {"name": "Padded vest", "rating": 3}, [], [3]),
+        ("ore", {"name": "Padded vest", "ar": 2}, 0, 2),
+        ("o3d10", {"name": "Padded vest", "absorption": 4}, 0, 4),
+    ],
+)
+def test_a_picked_armors_rating_feeds_what_the_system_soaks_with(
+    client, player, system, armor, before, after
+):
+    from rulesets.core import resolve_settings
+
+    character = character_create(owner=player, name="Vel", system=system)
+    vest = entry_create(
+        user=player, book=Book(system=system, owner=player), kind="armor", data=armor
+    )
+    ruleset = get_ruleset(system)
+    settings = resolve_settings(ruleset.SETTINGS, {})
+    assert _soak(system, ruleset.derived(character.sheet, settings)) == before
+    client.force_login(player)
+    assert pick(client, character, vest.ref).status_code == 200
+    character.refresh_from_db()
+    assert _soak(system, ruleset.derived(character.sheet, settings)) == after
