@@ -43,7 +43,16 @@ from rulesets.weg_d6.sheet import (
 )
 
 KEY = "weg_d6"
-GM_EDITS: tuple[str, ...] = ()
+# The GM's calls at a table: a Dark Side Point for an evil act (003:1714-1716), whether a
+# character truly atones (003:1726), redemption (002:825), the adventure's end.
+GM_EDITS: tuple[str, ...] = (
+    "darkside.gain",
+    "darkside.atone",
+    "darkside.redeem",
+    "darkside.adventure_end",
+)
+# A call on the Dark Side writes its result with the roll, whoever at the table rolls it.
+TABLE_EDITS: tuple[str, ...] = ("darkside.called",)
 
 __all__ = [
     "COMPENDIUM_KINDS",
@@ -55,6 +64,7 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "SETTINGS",
+    "TABLE_EDITS",
     "advance_cost",
     "apply_edit",
     "blank_sheet",

@@ -190,8 +190,12 @@ def plain_play_refusals(before: Mapping[str, Any], after: Mapping[str, Any]) -> 
 
 
 def adventure_end_edits(sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """A new adventure opens a new window for the one-pip rule (002:39)."""
-    return [("interval.close", "")]
+    """A new adventure opens a new window for the one-pip rule (002:39), sets the Dark Side's
+    difficulty back to 6 (003:1702) and returns the Force Point spent atoning (003:1730)."""
+    ends = [("interval.close", "")]
+    if sheet.get("dark_side"):
+        ends.append(("darkside.adventure_end", ""))
+    return ends
 
 
 def needs_teacher(trait: str) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -40,7 +40,7 @@ from rulesets.core.rolls import (
     RollResult,
 )
 from rulesets.core.settings import Setting, resolve_settings
-from rulesets.weg_d6 import wounds
+from rulesets.weg_d6 import darkside, wounds
 from rulesets.weg_d6.data import (
     ATTRIBUTE_SLUGS,
     EDITION_1E,
@@ -246,7 +246,26 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
             found.append(make(f"force.{slug}", sheet["force"][slug], "The Force", ""))
     found.extend(_damage_rollables(sheet, common))
     found.extend(_wound_rollables(sheet, common))
+    if darkside.may_call(sheet):
+        found.append(_dark_side_call(sheet, make("attr.perception", 0, "", "")))
     return tuple(found)
+
+
+def _dark_side_call(sheet: Mapping[str, Any], base: Rollable) -> Rollable:
+    """Calling on the Dark Side (1E, 003:1692): Perception or Control, the player's choice,
+    at 6 + 3 for each call this adventure (+10 when no action aims to harm). A free action:
+    no other action lowers it (003:1694); a wound still does."""
+    facts = dict(base.facts) | {
+        "perception": sheet["attributes"]["perception"],
+        "control": sheet["force"]["control"],
+        "calls": darkside.calls_this_adventure(sheet),
+        "dark_side_points": sheet["points"]["dark_side"],
+        "purposes": ("use",),
+    }
+    label = "Call on the Dark Side"
+    return Rollable(
+        DARK_SIDE_CALL, label, 0, tuple(sorted(facts.items())), "The Force", darkside.CALL_SOURCE
+    )
 
 
 def _wound_rollables(sheet: Mapping[str, Any], common: Mapping[str, Any]) -> list[Rollable]:
@@ -324,6 +343,29 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
         )
     if rollable.key == wounds.STUN_MINUTES_KEY:
         return ()
+    if rollable.key == DARK_SIDE_CALL:
+        choices = darkside.CALL_WITH if rollable.fact("control", 0) else darkside.CALL_WITH[:1]
+        calls = rollable.fact("calls", 0)
+        return (
+            RollOption(
+                "with",
+                "Roll",
+                "choice",
+                "perception",
+                choices=choices,
+                source="003:1692",
+                help="Perception or Control, the player's choice.",
+            ),
+            RollOption(
+                "harmful",
+                "One of this round's actions aims to harm a living being",
+                "flag",
+                True,
+                source="003:1692",
+                help=f"Without, the difficulty is {darkside.NOT_HARMFUL} higher. "
+                f"Calls this adventure so far: {calls}.",
+            ),
+        )
     edition = rollable.fact("edition", EDITION_RE)
     options = [
         RollOption(
@@ -878,7 +920,59 @@ def odds(rollable: Rollable, options: Mapping[str, Any]) -> Odds:
     """The exact chance of reaching the difficulty number, with the totals as bars."""
     if rollable.key in (wounds.MORTAL_KEY, wounds.STUN_MINUTES_KEY):
         return _wound_odds(rollable, options)
+    if rollable.key == DARK_SIDE_CALL:
+        code, chosen = _call_as_rolled(rollable, options)
+        return _odds(read_roll(code, chosen))
     return _odds(read_roll(rollable, options))
+
+
+# --- calling on the Dark Side (1E, 003:1690-1708) ---------------------------------------------
+
+DARK_SIDE_CALL = "darkside.call"
+
+
+def _call_as_rolled(rollable: Rollable, options: Mapping[str, Any]) -> tuple[Rollable, dict]:
+    """The chosen code as a plain 1E roll at the call's difficulty (003:1692)."""
+    chosen = options.get("with", "perception")
+    if chosen not in dict(darkside.CALL_WITH) or not rollable.fact(chosen, 0):
+        raise InvalidRoll("with", "Roll Perception, or Control if the character has it.")
+    harmful = options.get("harmful", True)
+    if not isinstance(harmful, bool):
+        raise InvalidRoll("harmful", "Say whether an action aims to harm: yes or no.")
+    difficulty = darkside.call_difficulty(rollable.fact("calls", 0), harmful=harmful)
+    code = Rollable(
+        f"{'attr.perception' if chosen == 'perception' else 'force.control'}",
+        dict(darkside.CALL_WITH)[chosen],
+        rollable.fact(chosen, 0),
+        rollable.facts,
+    )
+    return code, {"difficulty": difficulty, WILD_ONE: "count", CP_DIE: "wild"}
+
+
+def _call_roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> RollResult:
+    """The call, and on success the GM's consumption die against the points then held
+    (003:1708), rolled on the server with the call."""
+    code, chosen = _call_as_rolled(rollable, options)
+    result = roll(code, chosen, rng)
+    summary = f"{rollable.label} ({code.label}): {result.summary.partition(': ')[2]}"
+    if not result.success:
+        return replace(result, summary=summary[:300], facts=(("dark_side_call", "failure"),))
+    held = rollable.fact("dark_side_points", 0) + 1
+    die = rng.randint(1, SIDES)
+    lost = darkside.consumed(die, held)
+    verdict = "consumed by the Dark Side" if lost else "not consumed"
+    details = (
+        *result.details,
+        "A Force Point (spent this round) and a Dark Side Point (003:1698)",
+        f"The GM's die: {die} against {held} Dark Side Points: {verdict} (003:1708)",
+    )
+    return replace(
+        result,
+        dice=(*result.dice, die),
+        summary=f"{summary}; {verdict}"[:300],
+        details=details,
+        facts=(("dark_side_call", "success"), ("consumed", lost)),
+    )
 
 
 # --- the wound rolls (rulesets/weg_d6/wounds.py) ----------------------------------------------
@@ -948,6 +1042,8 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
     """Roll the code with the caller's generator and total it the way `odds` counts."""
     if rollable.key in (wounds.MORTAL_KEY, wounds.STUN_MINUTES_KEY):
         return _wound_roll(rollable, options, rng)
+    if rollable.key == DARK_SIDE_CALL:
+        return _call_roll(rollable, options, rng)
     spec = read_roll(rollable, options)
     normal_count = spec.dice - 1 if spec.wild else spec.dice
     normal = [rng.randint(1, SIDES) for _ in range(normal_count)]
@@ -1015,6 +1111,9 @@ ROLL_SPENDS: dict[str, str] = {
 def roll_edits(rollable: Rollable, options: Mapping[str, Any], result: RollResult) -> dict:
     """The sheet edits a roll calls for: a Force Point spent (003:95) comes off the sheet's
     Force Points. The web layer applies them through the edit service with the roll."""
+    if rollable.key == DARK_SIDE_CALL:
+        # 003:1698: a success gives a Force Point and a Dark Side Point; any call counts.
+        return {"darkside.called": "success" if result.success else "failure"}
     if not options.get("force_point"):
         return {}
     return {"points.force": str(max(rollable.fact("force_points", 0) - 1, 0))}

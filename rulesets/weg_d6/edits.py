@@ -47,7 +47,7 @@ from rulesets.core.parsing import (
     parse_whole,
 )
 from rulesets.core.stage import STAGE_TRAIT, change_stage
-from rulesets.weg_d6 import costs, traits
+from rulesets.weg_d6 import costs, darkside, traits
 from rulesets.weg_d6.data import (
     ATTRIBUTE_ALIASES,
     ATTRIBUTE_BY_SLUG,
@@ -838,4 +838,6 @@ _HANDLERS: dict[str, Handler] = {
     "gear": _edit_gear,
     "interval": _edit_interval,
     "advance": _edit_advance,
+    # Calling on the Dark Side, a point for an evil act, atonement, redemption (darkside.py).
+    "darkside": darkside.edit,
 }

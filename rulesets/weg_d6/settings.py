@@ -240,5 +240,24 @@ SETTINGS: tuple[Setting, ...] = (
             ("below", "Below theirs only (003:1766)"),
         ),
     ),
+    Setting(
+        "dark_side_calls_counted",
+        "1E: calls on the Dark Side that raise the next call's difficulty by 3",
+        "every",
+        "003:1692 and 003:1702 raise it each time a character calls; whether a failed call "
+        "counts is not said (the digest counts every earlier call)",
+        choices=(("every", "Every call, failed or not"), ("success", "Successful calls only")),
+    ),
+    Setting(
+        "redemption_dark_side",
+        "R&E redemption: the Dark Side Points left",
+        "at_most_five",
+        "002:827 says the total drops to five; for fewer than five the digest keeps them "
+        "(§10 item 18)",
+        choices=(
+            ("at_most_five", "Five at most: fewer stay as they are"),
+            ("five", "Five, whatever the total was"),
+        ),
+    ),
     *DICE_SETTINGS,
 )

@@ -192,6 +192,14 @@ class Points(SheetModel):
     dark_side: PointCount = 0
 
 
+class DarkSideState(SheetModel):
+    """This adventure's calls on the Dark Side (each raises the next difficulty by 3,
+    003:1702) and whether a point was atoned (its Force Point returns at the end, 003:1730)."""
+
+    calls: whole(0, 60) = 0
+    atoned: Flag = False
+
+
 class Teacher(SheetModel):
     """The teacher or master the character trains with, and the teacher's codes (1E)."""
 
@@ -273,6 +281,8 @@ class WegSheet(SheetModel):
     droid: Droid = Field(default_factory=Droid)
     weapons: rows(Weapon, most=MAX_WEAPONS) = []
     gear: Gear = Field(default_factory=Gear)
+    # Absent until the character calls on the Dark Side or atones; gone when the adventure ends.
+    dark_side: Annotated[DarkSideState | None, Field(exclude_if=lambda value: value is None)] = None
 
 
 SCHEMA = WegSheet

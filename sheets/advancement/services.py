@@ -27,6 +27,7 @@ from rulesets.core.rolls import percent_text
 from rulesets.ore import awards as ore_awards
 from rulesets.ore import rules as ore_rules
 from rulesets.registry import get_ruleset
+from rulesets.weg_d6 import darkside as weg_darkside
 from sheets.advancement.figures import (
     INCOME,
     KEPT_FIGURES,
@@ -1874,3 +1875,112 @@ def award_willpower(
         character.save(update_fields=["sheet", "version", "updated_at"])
         record_revision(character, user, f"Willpower award +{points} ({label}): {why}", before)
         return character
+
+
+# --- WEG Dark Side: the GM's calls (003:1708-1730, 002:823-827) ---------------------------------
+
+DARK_SIDE_ACTIONS = {
+    "gain": "A Dark Side Point for an evil act",
+    "atone": "Atonement: a Force Point spent for a Dark Side Point",
+    "redeem": "Redemption: back to the light",
+}
+
+
+def dark_side_actions(character: Character) -> list[tuple[str, str, str]]:
+    """The Dark Side actions the GM panel offers this sheet: key, label, seed lines."""
+    if character.system != "weg_d6" or character.sheet.get("kind") == "droid":
+        return []
+    offered = [("gain", DARK_SIDE_ACTIONS["gain"], "003:1708-1722")]
+    offered.append(("atone", DARK_SIDE_ACTIONS["atone"], weg_darkside.ATONE_SOURCE))
+    if character.sheet.get("edition") == "2e_re":
+        offered.append(("redeem", DARK_SIDE_ACTIONS["redeem"], weg_darkside.REDEEM_SOURCE))
+    return offered
+
+
+def dark_side(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    action: Any,
+    reason: Any,
+    expected_version: int | None = None,
+    rng: random.Random | None = None,
+) -> Character:
+    """The GM's Dark Side decisions on a WEG sheet, with a reason in the revision:
+
+    - gain: a Dark Side Point for an evil act (003:1714, 003:1722), then the GM's 1D against
+      the points held (003:1708), rolled on the server and written in the table's roll log;
+    - atone: a Force Point spent for a Dark Side Point, once an adventure, the Force Point
+      back at its end (003:1724-1730); the GM judges whether the character truly atones;
+    - redeem (R&E): every Force Point and Character Point lost, the Dark Side Points down to
+      five (002:827; fewer kept under the default reading); the Character Points leave the
+      ledger as one entry.
+    """
+    why = _reason(reason, required=True)
+    key = str(action or "")[:20]
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        if not may_award(access, character):
+            raise LedgerRefused("At a table, only the GM decides this.", "dark_side")
+        if key not in {k for k, _label, _source in dark_side_actions(character)}:
+            raise LedgerRefused("Choose a Dark Side action this sheet has.", "dark_side")
+        ruleset, settings = get_ruleset(character.system), _settings(character)
+        try:
+            sheet = ruleset.apply_edit(character.sheet, f"darkside.{key}", "", settings)
+        except InvalidEdit as refused:
+            raise LedgerRefused(refused.message, "dark_side") from None
+        label = DARK_SIDE_ACTIONS[key]
+        if key == "redeem":
+            balance = figures(character).balance
+            if balance > 0:
+                # 002:827: the Character Points go too; the ledger holds them in play.
+                _entry_for(
+                    character,
+                    author=user,
+                    campaign_id=character.campaign_id,
+                    version=character.version + 1,
+                    adventure=character.adventure,
+                    unit=unit_of(character),
+                    kind=Kind.CORRECTION,
+                    amount=-balance,
+                    reason=f"Redemption (002:827): {why}"[:REASON_MAX],
+                )
+        before = revision_state(character)
+        character.sheet = sheet
+        character.version += 1
+        character.save(update_fields=["sheet", "version", "updated_at"])
+        record_revision(character, user, f"{label}: {why}"[:200], before)
+        if key == "gain":
+            _consumption_roll(character, user, sheet, rng or dice_random())
+        return character
+
+
+def _consumption_roll(character: Character, user, sheet: dict, rng: random.Random) -> RollEntry:
+    """The GM's 1D on a Dark Side Point gained (003:1708), in the table's roll log."""
+    held = sheet["points"]["dark_side"]
+    die = rng.randint(1, 6)
+    lost = weg_darkside.consumed(die, held)
+    chance = 1 - weg_darkside.consumption_chance(held)
+    verdict = "consumed by the Dark Side" if lost else "not consumed"
+    roll_logged(character.campaign_id, character.pk)  # to the log's open pages, on commit
+    return RollEntry.objects.create(
+        campaign_id=character.campaign_id,
+        character=character,
+        author=user,
+        system=character.system,
+        rollable_key="darkside.consumed",
+        rollable_label="The Dark Side's pull",
+        pool=f"1D against {held} Dark Side Points",
+        options={},
+        dice=[die],
+        kept=f"{die} against {held}",
+        outcome=verdict,
+        summary=f"The Dark Side's pull: {die} against {held} ({verdict})"[:300],
+        details=["1D at most the Dark Side Points held consumes the character (003:1708)"],
+        total=die,
+        success=not lost,
+        odds=f"{chance.numerator}/{chance.denominator}",
+        odds_percent=percent_text(chance),
+        question=f"1D above {held}: not consumed"[:200],
+        facts={"consumed": lost, "dark_side_points": held},
+    )

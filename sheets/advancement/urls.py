@@ -26,5 +26,6 @@ urlpatterns = [
         views.ledger_end_adventure,
         name="ledger_end_adventure",
     ),
+    path("characters/<int:pk>/ledger/dark-side/", views.ledger_dark_side, name="ledger_dark_side"),
     path("campaigns/<int:campaign_id>/award/", views.campaign_award, name="campaign_award"),
 ]

@@ -27,6 +27,7 @@ from sheets.advancement.figures import (
     units_of,
     with_figures,
 )
+from sheets.advancement.models import LedgerEntry
 from sheets.advancement.services import LedgerRefused, Quote
 from sheets.characters.layouts import layout_for
 from sheets.characters.models import Character
@@ -44,14 +45,16 @@ def _ledger_page(
     form: str = "",
 ) -> HttpResponse:
     known = figures(character)
-    entries = list(ledger.entries(character))
     at_table = character.campaign_id is not None
-    waiting = [entry for entry in entries if at_table and entry.needs_acceptance]
-    for entry in waiting:
+    # Paginated in the database, as the history is: the page reads its 25 entries, a count
+    # and what they need, however long the ledger (the balances are sums, `figures`).
+    page = Paginator(ledger.entries(character), ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    entries = list(page.object_list)
+    waiting_entries = list(ledger.waiting_entries(character))
+    for entry in (*waiting_entries, *entries):
         entry.origin = ledger.origin_of(entry)
     quotes = ledger.quotes(character, known) if access.owner else []
     search = request.GET.get("q", "").strip()[:60]
-    page = Paginator(entries, ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     context = {
         "character": character,
         "access": access,
@@ -61,16 +64,16 @@ def _ledger_page(
         "quotes": quotes,
         "search": search,
         "needs_teacher": any(quote.needs_teacher for quote in quotes),
-        "entries": page.object_list,
+        "entries": entries,
         "page": page,
-        # Undo is judged on every entry: a value's correction is two entries, maybe on
-        # two pages.
-        "undoable": ledger.undoable(entries, at_table=at_table),
+        # A value's correction is two entries, maybe on two pages: its twin is read too.
+        "undoable": ledger.undoable(entries + _twins(character, entries), at_table=at_table)
+        & {entry.pk for entry in entries},
         "carried_over": {entry.pk for entry in entries if carried_over(entry)},
         # Points from elsewhere that do not count at this table until its GM accepts them:
         # shown to the player as waiting (not gone), to the GM with Accept and Refuse.
-        "waiting": {entry.pk for entry in waiting},
-        "waiting_entries": sorted(waiting, key=lambda entry: (entry.created_at, entry.pk)),
+        "waiting": {entry.pk for entry in entries if at_table and entry.needs_acceptance},
+        "waiting_entries": waiting_entries,
         "may_accept": access.gm and at_table,
         "imported": {entry.pk for entry in entries if entry.imported},
         "on_the_sheet": on_the_sheet(character),
@@ -83,6 +86,10 @@ def _ledger_page(
             else []
         ),
         "correctable": ledger.correctable(character) if may_award(access, character) else [],
+        # WEG: the GM's Dark Side decisions (003:1708-1730, 002:823-827).
+        "dark_side_actions": (
+            ledger.dark_side_actions(character) if may_award(access, character) else []
+        ),
         # O.R.E.: the award form also gives current Willpower (001:L836-L842).
         "willpower_awards": (
             ledger.willpower_choices()
@@ -103,6 +110,19 @@ def _ledger_page(
     }
     return render(
         request, "advancement/ledger.html", context, status=400 if refused is not None else 200
+    )
+
+
+def _twins(character: Character, entries: list[LedgerEntry]) -> list[LedgerEntry]:
+    """The corrections written at the versions of `entries`: what `undoable` needs to see
+    the other line of a value's correction when it sits on another page (one query)."""
+    versions = {entry.version for entry in entries if entry.trait}
+    if not versions:
+        return []
+    return list(
+        LedgerEntry.objects.filter(
+            character=character, kind=LedgerEntry.Kind.CORRECTION, version__in=versions
+        )
     )
 
 
@@ -154,7 +174,7 @@ def _forms_shown(access: CharacterAccess, character: Character) -> set[str]:
     if access.owner:
         shown |= {"buy", "ask"}
     if may_award(access, character):
-        shown |= {"award", "correct", "correct_trait", "consent", "training"}
+        shown |= {"award", "correct", "correct_trait", "consent", "training", "dark_side"}
     if access.gm and character.campaign_id is not None:
         shown.add("origin")
     return shown
@@ -163,7 +183,9 @@ def _forms_shown(access: CharacterAccess, character: Character) -> set[str]:
 @require_GET
 @login_required
 def character_ledger(request: HttpRequest, pk: int) -> HttpResponse:
-    character, access = character_for(request.user, pk, Need.VIEW)
+    # The ledger is the sheet's past, as its history is: a player reading an NPC the GM
+    # revealed gets neither.
+    character, access = character_for(request.user, pk, Need.RECORDS)
     return _ledger_page(request, character, access)
 
 
@@ -177,7 +199,7 @@ def _act(request: HttpRequest, pk: int, form: str, act) -> HttpResponse:
     try:
         act()
     except LedgerRefused as refused:
-        character, access = character_for(request.user, pk, Need.VIEW)
+        character, access = character_for(request.user, pk, Need.RECORDS)
         return _ledger_page(request, character, access, refused=refused, form=form)
     return redirect("character_ledger", pk=pk)
 
@@ -208,6 +230,23 @@ def ledger_award(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
             character_id=pk,
             amount=request.POST.get("amount", ""),
+            reason=request.POST.get("reason", ""),
+            expected_version=_version(request),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_dark_side(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request,
+        pk,
+        "dark_side",
+        lambda: ledger.dark_side(
+            user=request.user,
+            character_id=pk,
+            action=request.POST.get("action", ""),
             reason=request.POST.get("reason", ""),
             expected_version=_version(request),
         ),
