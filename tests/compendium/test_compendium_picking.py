@@ -240,3 +240,19 @@ def test_a_picked_armors_rating_feeds_what_the_system_soaks_with(
     assert pick(client, character, vest.ref).status_code == 200
     character.refresh_from_db()
     assert _soak(system, ruleset.derived(character.sheet, settings)) == after
+
+
+def test_a_pick_the_rules_refuse_is_said_beside_the_compendium_row_and_nothing_changes(
+    client, gm, player, weg_book, tessa
+):
+    template = entry_create(user=gm, book=weg_book, kind="template", data=SMUGGLER)
+    tessa.sheet = tessa.sheet | {"stage": "play"}
+    tessa.save(update_fields=["sheet"])
+    client.force_login(player)
+    response = pick(client, tessa, template.ref, htmx=False)
+    assert response.status_code == 400
+    page = response.content.decode()
+    section = page[page.index('id="section-compendium"') :]
+    assert "A template fills a sheet in creation; this sheet is in play." in section
+    stored = Character.objects.get(pk=tessa.pk)
+    assert (stored.sheet, stored.version) == (tessa.sheet, tessa.version)
