@@ -160,11 +160,20 @@ def read_back(exported: Export) -> dict:
     return reading.sheet
 
 
-def unexplained_and_unfounded(sheet: dict, exported: Export) -> tuple[set[str], set[str]]:
-    differing = differences(sheet, read_back(exported))
+def unexplained_and_unfounded(
+    sheet: dict, exported: Export, back: dict | None = None
+) -> tuple[set[str], set[str]]:
+    """What changed on the way back that no lost item names, and the lost items (in words)
+    of which nothing changed. A lost item names the paths it may change: at least one of
+    them must have."""
+    differing = differences(sheet, read_back(exported) if back is None else back)
     declared = {path for lost in exported.lost for path in lost.paths}
     unexplained = {d for d in differing if not any(under(p, d) for p in declared)}
-    unfounded = {p for p in declared if not any(under(p, d) or under(d, p) for d in differing)}
+    unfounded = {
+        lost.what
+        for lost in exported.lost
+        if not any(under(p, d) or under(d, p) for p in lost.paths for d in differing)
+    }
     return unexplained, unfounded
 
 
@@ -352,3 +361,13 @@ def test_each_system_has_its_foundry_format_and_no_other():
     assert exporter_for("swd10", "foundry_od6s") is None
     assert exporter_for("weg_d6", "foundry_wod20") is None
     assert exporter_for("weg_d6", "foundry_od6s") is foundry_od6s_export
+
+
+def test_a_specialization_named_by_punctuation_alone_reads_back_under_a_key_of_words():
+    sheet = weg_blank({})
+    sheet["skills"] = {"blaster": 9}
+    sheet["specializations"] = {"specialization": {"name": "/", "skill": "blaster", "pips": 12}}
+    sheet = validate_weg(sheet)
+    exported = foundry_od6s_export.export(sheet, "Slash")
+    assert read_back(exported)["specializations"] == sheet["specializations"]
+    assert unexplained_and_unfounded(sheet, exported) == (set(), set())

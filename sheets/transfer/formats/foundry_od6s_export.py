@@ -26,6 +26,7 @@ from rulesets.weg_d6.data import (
     EDITION_RE,
     FORCE_SKILL_LABELS,
     FORCE_SKILL_SLUGS,
+    NAME_LIMIT,
     POWER_BY_SLUG,
     SKILL_BY_SLUG,
     SPECIES_BY_SLUG,
@@ -35,6 +36,7 @@ from rulesets.weg_d6.traits import slugify
 from sheets.transfer.formats.base import Notes, block, line, plain, shown
 from sheets.transfer.formats.exporting import Export, cut
 from sheets.transfer.formats.foundry_od6s import ATTRIBUTES, WOUNDS
+from sheets.transfer.formats.weg import catalog_skill, force_skill
 
 KEY = "foundry_od6s"
 LABEL = "Foundry OD6S actor"
@@ -48,6 +50,7 @@ ABBREVIATION = {slug: key for key, slug in ATTRIBUTES.items()}
 FORCE_ATTRIBUTE = "met"
 # OD6S's manifestation skills by Datapad's Force skill (channel is Control, transform Alter).
 MANIFESTATION_SKILLS = {"control": "channel", "sense": "sense", "alter": "transform"}
+_POWER_BY_LABEL = {power.label.casefold(): slug for slug, power in POWER_BY_SLUG.items()}
 _NUMERAL = re.compile(r"0|[1-9]\d{0,8}")
 _STRENGTH_PLUS = re.compile(r"(?i)\s*(str|strength)\s*\+\s*(.+)")
 
@@ -64,13 +67,22 @@ def _html(text: str) -> str:
     return "".join(f"<p>{html.escape(part, quote=False)}</p>" for part in text.split("\n"))
 
 
+SPACING = "the OD6S reader keeps one space between words"
+
+
+def _spoken(text: str) -> str:
+    """A name as the OD6S reader keeps it: printable, one space between words."""
+    return " ".join(plain(text).split())
+
+
 def _code(text: str) -> int | None:
     """The pips of `text` when it is exactly a die code the reader writes back the same."""
     try:
         pips = DieCode.parse(text).total_pips
     except (DieCodeError, ValueError):
         return None
-    return pips if shown(pips) == text else None
+    # A score of 0 is read as no damage at all.
+    return pips if pips and shown(pips) == text else None
 
 
 def export(sheet: dict, name: str) -> Export:
@@ -148,17 +160,22 @@ def _whole_sheet(sheet: dict, out: Export, npc: bool) -> None:
             "OD6S keeps no advancement in progress",
             "interval",
         )
-    if sheet["species"] == CUSTOM_SPECIES:
-        custom = dict(sheet["custom_species"], name="")
-        if custom != dict(blank["custom_species"], name=""):
+    custom = sheet["custom_species"]
+    if sheet["species"] != CUSTOM_SPECIES and custom != blank["custom_species"]:
+        out.lose(
+            "the sheet's own species, not in use",
+            "an OD6S actor names the species it has only",
+            "custom_species",
+        )
+    elif sheet["species"] == CUSTOM_SPECIES:
+        changed = [
+            key for key in custom if key != "name" and custom[key] != blank["custom_species"][key]
+        ]
+        if changed:
             out.lose(
                 "the species' attribute limits and Move",
                 "an OD6S actor names its species only: it comes back with human limits",
-                *(
-                    f"custom_species.{key}"
-                    for key in custom
-                    if custom[key] != blank["custom_species"][key]
-                ),
+                *(f"custom_species.{key}" for key in changed),
             )
 
 
@@ -170,11 +187,16 @@ def _words(sheet: dict, system: dict, out: Export) -> None:
         else sheet["custom_species"]["name"]
     )
     system["species"] = {"content": species}
-    read_back = line(species, 200, Notes(), "species", html_text=True)
+    read_back = line(species, NAME_LIMIT, Notes(), "species", html_text=True)
     if sheet["species"] == CUSTOM_SPECIES and (
-        read_back != species or slugify(species) in SPECIES_BY_SLUG or not species
+        read_back != species or slugify(read_back) in SPECIES_BY_SLUG or not read_back
     ):
-        out.lose(f"the species “{cut(species)}”", "its name does not read back the same", "species")
+        out.lose(
+            f"the species “{cut(species)}”",
+            "its name reads back otherwise (as HTML, on one line, or as a species of the catalog)",
+            "species",
+            "custom_species",
+        )
     system["chartype"] = {"content": info["template"]}
     if line(info["template"], 200, Notes(), "template", html_text=True) != info["template"]:
         out.lose("the template's exact text", "OD6S reads it as HTML", "info.template")
@@ -211,6 +233,34 @@ def _item(out: Export, kind: str, name: str, system: dict) -> None:
     )
 
 
+def _landing(custom: dict) -> tuple[str | None, str]:
+    """Where the OD6S reader files a skill of the sheet's own, and the name it keeps: a
+    Force skill, the catalog's skill of that name, or the sheet's own under a key made
+    from the name (WegBuilder.skill and skill_key)."""
+    name = " ".join(custom["name"].split())
+    if force_skill(name) is not None:
+        return force_skill(name), name
+    if custom["advanced"]:
+        bare = name.removeprefix("(A)").strip()
+        slug = catalog_skill(f"(A) {bare}")
+        if slug is not None and SKILL_BY_SLUG[slug].advanced:
+            return slug, name
+        return (f"advanced_{slugify(bare)}" if slugify(bare) else None), f"(A) {bare}"
+    slug = catalog_skill(name)
+    return (slug, name) if slug is not None else (slugify(name) or None, name)
+
+
+def _parent_name(parent: str, customs: dict) -> str:
+    return SKILL_BY_SLUG[parent].label if parent in SKILL_BY_SLUG else customs[parent]["name"]
+
+
+def _found_by_name(name: str) -> str | None:
+    """The skill the OD6S reader gives a specialization of skill `name`: by name, never
+    an advanced one (WegBuilder.specialization)."""
+    spoken = _spoken(name)
+    return catalog_skill(spoken) or slugify(spoken) or None
+
+
 def _skills(sheet: dict, out: Export) -> None:
     attributes = sheet["attributes"]
     customs = sheet["custom_skills"]
@@ -226,26 +276,26 @@ def _skills(sheet: dict, out: Export) -> None:
         if advanced:
             system["isAdvancedSkill"] = True
         _item(out, "skill", name, system)
+    landing = {key: _landing(custom) for key, custom in customs.items()}
+    parents = {special["skill"] for special in sheet["specializations"].values()}
     for key, custom in customs.items():
-        bare = custom["name"].removeprefix("(A)").strip()
-        remade = f"advanced_{slugify(bare)}" if custom["advanced"] else slugify(custom["name"])
-        name = f"(A) {bare}" if custom["advanced"] else custom["name"]
-        if key not in sheet["skills"]:
-            out.lose(
-                f"the untrained skill “{cut(custom['name'])}”",
-                "an OD6S skill item has a code: only trained skills are written",
-                f"custom_skills.{key}",
-            )
-        elif remade != key or name != custom["name"]:
-            out.lose(
-                f"the skill “{cut(custom['name'])}”'s key",
-                "OD6S names a skill only: it comes back under its name",
-                f"custom_skills.{key}",
-                f"skills.{key}",
-                f"custom_skills.{remade}",
-                f"skills.{remade}",
-            )
-        else:
+        lands, name = landing[key]
+        if lands == key and name == custom["name"]:
+            # Another skill of the same name, written, brings this one's key back.
+            written = {
+                landing[other][0]
+                for other in customs
+                if other != key and (other in sheet["skills"] or other in parents)
+            } | {
+                _found_by_name(_parent_name(special["skill"], customs))
+                for special in sheet["specializations"].values()
+            }
+            if key not in sheet["skills"] and key not in parents and key not in written:
+                out.lose(
+                    f"the untrained skill “{cut(custom['name'])}”",
+                    "an OD6S skill item has a code: only trained skills are written",
+                    f"custom_skills.{key}",
+                )
             for part in ("prerequisite", "compendium"):
                 if custom.get(part) is not None:
                     out.lose(
@@ -253,6 +303,26 @@ def _skills(sheet: dict, out: Export) -> None:
                         "an OD6S skill has no place for it",
                         f"custom_skills.{key}.{part}",
                     )
+            continue
+        where = (
+            (f"force.{lands}", "force.sensitive")
+            if lands in FORCE_SKILL_SLUGS
+            else (f"custom_skills.{lands}", f"skills.{lands}")
+            if lands
+            else ()
+        )
+        out.lose(
+            f"the skill “{cut(custom['name'])}” as the sheet's own",
+            "OD6S names a skill only: it comes back under its name, as the skill of that name",
+            f"custom_skills.{key}",
+            f"skills.{key}",
+            *where,
+            *(
+                f"specializations.{spec_key}"
+                for spec_key, special in sheet["specializations"].items()
+                if special["skill"] == key
+            ),
+        )
     taken: set[str] = set()
     for key, special in sheet["specializations"].items():
         parent = special["skill"]
@@ -270,11 +340,27 @@ def _skills(sheet: dict, out: Export) -> None:
                 "base": special["pips"] - sheet["attributes"][attribute],
             },
         )
-        remade = base = slugify(special["name"])
+        remade = base = slugify(special["name"]) or "specialization"
         number = 2
         while remade in taken:
             remade, number = f"{base}_{number}", number + 1
         taken.add(remade)
+        found = _found_by_name(parent_name)
+        if found != parent and not (parent in customs and landing[parent][0] == found):
+            out.lose(
+                f"the specialization “{cut(special['name'])}” of “{cut(parent_name)}”",
+                "the OD6S reader finds its skill by name and does not find this one",
+                f"specializations.{key}",
+                f"specializations.{remade}",
+                *((f"custom_skills.{found}",) if found and found not in SKILL_BY_SLUG else ()),
+            )
+        if _spoken(special["name"]) != special["name"]:
+            out.lose(
+                f"the spacing of the specialization “{cut(special['name'])}”'s name",
+                SPACING,
+                f"specializations.{key}",
+                f"specializations.{remade}",
+            )
         if remade != key:
             out.lose(
                 f"the key of the specialization “{cut(special['name'])}”",
@@ -306,15 +392,27 @@ def _force(sheet: dict, out: Export, npc: bool) -> None:
             name, skills = POWER_BY_SLUG[slug].label, POWER_BY_SLUG[slug].skills
         else:
             name, skills = custom["name"], custom["skills"]
-            if slugify(name) != slug:
+            spoken = _spoken(name)
+            found = slugify(spoken)
+            found = (
+                found if found in POWER_BY_SLUG else _POWER_BY_LABEL.get(spoken.casefold(), found)
+            )
+            if found != slug or spoken != name:
                 out.lose(
-                    f"the key of the Force power “{cut(name)}”",
-                    "OD6S names a power only: Datapad makes its key from the name again",
-                    f"force.custom_powers.{slug}",
-                    f"force.custom_powers.{slugify(name)}",
+                    f"the Force power “{cut(name)}” as the sheet's own",
+                    "OD6S names a power only: it comes back under its name (one of the "
+                    "catalog's if the name is)",
                     "force.powers",
+                    f"force.custom_powers.{slug}",
+                    *((f"force.custom_powers.{found}",) if found else ()),
                 )
-            elif custom.get("compendium") is not None:
+            elif list(skills) != [s for s in FORCE_SKILL_SLUGS if s in skills]:
+                out.lose(
+                    f"the order of the Force power “{cut(name)}”'s skills",
+                    "OD6S marks each skill: they come back as Control, Sense, Alter",
+                    f"force.custom_powers.{slug}.skills",
+                )
+            if custom.get("compendium") is not None:
                 out.lose(
                     f"where the Force power “{cut(name)}” was picked from",
                     "OD6S keeps no compendium link",
@@ -357,6 +455,18 @@ def _force(sheet: dict, out: Export, npc: bool) -> None:
 def _weapons(sheet: dict, out: Export) -> None:
     for index, weapon in enumerate(sheet["weapons"]):
         name = weapon["name"]
+        read = _spoken(name)
+        if not read:
+            out.lose(
+                f"a weapon without a name (“{cut(name, 10)}”)",
+                "an OD6S item needs a name: it is not written",
+                "weapons",
+            )
+            continue
+        if read != name:
+            out.lose(
+                f"the spacing of the weapon “{cut(read)}”'s name", SPACING, f"weapons.{index}.name"
+            )
         system: dict[str, Any] = {}
         damage = weapon["damage"]
         pips = _code(damage) if damage else None

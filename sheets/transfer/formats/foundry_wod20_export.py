@@ -31,6 +31,7 @@ from rulesets.swd10.data import (
 )
 from rulesets.swd10.rules import health_track
 from rulesets.swd10.sheet import SCHEMA
+from sheets.transfer.formats.base import Notes, line
 from sheets.transfer.formats.exporting import Export, cut
 from sheets.transfer.formats.foundry_od6s_export import foundry_id
 from sheets.transfer.formats.foundry_wod20 import _slug
@@ -153,24 +154,21 @@ def _abilities(sheet: dict, out: Export, item: Any) -> None:
         lore, dots = sheet["lore_names"][slug], sheet["abilities"][slug]
         if not lore and not dots:
             continue
-        readable = bool(
-            dots
-            and lore == lore.split(".")[-1].strip()
-            and len(lore) <= LORE_NAME_READ
-            and not _slug(lore)
-        )
-        if readable:
+        # The reader keeps the part after the last dot, on one line, cut at 40.
+        tail = lore.split(".")[-1]
+        read_name = line(tail, LORE_NAME_READ, Notes(), "lore")
+        if dots and read_name and not _slug(tail):
             item("Ability", lore, {"type": "wod.abilities.knowledge", "value": dots})
             lands = next(landing)
-            if lands == slug:
+            if lands == slug and read_name == lore:
                 continue
             paths = [
                 f"{part}.{key}" for key in (slug, lands) for part in ("abilities", "lore_names")
             ]
-            why = "read back into the first free lore"
+            why = "read back into the first free lore, its name on one line after its last dot"
         else:
             paths = [f"abilities.{slug}", f"lore_names.{slug}"]
-            why = "a WoD20 knowledge needs a name (no dots in it) and dots of its own"
+            why = "a WoD20 knowledge needs a name of its own (not an SWd10 ability's) and dots"
         out.lose(f"the lore “{cut(lore or 'unnamed')}” ({dots})", why, *paths)
 
 

@@ -207,7 +207,8 @@ class WegBuilder:
             )
             self.skill(name, attribute, code or 0, source)
             return
-        key = base = slugify(name)
+        # A name of punctuation alone ("/") slugs to nothing: the key still needs a word.
+        key = base = slugify(name) or "specialization"
         number = 2
         while key in self.sheet["specializations"]:
             key, number = f"{base}_{number}", number + 1
