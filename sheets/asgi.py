@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -16,8 +15,9 @@ application = get_asgi_application()
 
 def warm_prints() -> None:
     """As sheets/wsgi.py: print each ready system's demo sheet once, so that no user's first
-    PDF pays for loading its fonts and stylesheets. A reloading development server skips it."""
-    if "--reload" in sys.argv or os.environ.get("DATAPAD_NO_WARM_UP"):
+    PDF pays for loading its fonts and stylesheets. `make run`'s reloading server skips it
+    (DATAPAD_NO_WARM_UP)."""
+    if os.environ.get("DATAPAD_NO_WARM_UP"):
         return
     try:
         from sheets.printing.pdf import warm_up

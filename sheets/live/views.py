@@ -30,6 +30,9 @@ from sheets.permissions import character_for
 
 EVENT_STREAM = "text/event-stream"
 RETRY = "retry: 2000\n\n"
+# Under WSGI a stream is a poll of the sheet's version: its roll log polls on its own every
+# 2 s meanwhile, so the sheet's news may wait longer.
+WSGI_RETRY = "retry: 10000\n\n"
 # A comment line this often keeps proxies from closing an idle stream, and re-reads the
 # database (a notification lost between servers costs at most this long).
 HEARTBEAT = 15.0
@@ -38,7 +41,7 @@ HEARTBEAT = 15.0
 def _seconds() -> float:
     """How long one stream lasts before the browser reconnects (with Last-Event-ID):
     bounds what a stream holds, and moves viewers onto a restarted server."""
-    return float(getattr(settings, "LIVE_STREAM_SECONDS", 300))
+    return float(settings.LIVE_STREAM_SECONDS)
 
 
 def _read(function, *args):
@@ -123,7 +126,7 @@ async def _stream(request: HttpRequest, make_source, pk: int) -> HttpResponse:
     if not user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     # Only an async server holds a stream open. Under WSGI the answer is what is new
-    # alone, and the browser asks again in 2 s: polling, never a sync worker held.
+    # alone, and the browser asks again in 10 s: polling, never a sync worker held.
     hold = isinstance(request, ASGIRequest)
     read = _read if hold else _read_in_request
     # Http404 from the selector here is the page's own 404, before any byte is sent.
@@ -135,7 +138,7 @@ async def _stream(request: HttpRequest, make_source, pk: int) -> HttpResponse:
         )
     else:
         news = await read(source.news, cursor)
-        response = HttpResponse(RETRY + _frame(news), content_type=EVENT_STREAM)
+        response = HttpResponse(WSGI_RETRY + _frame(news), content_type=EVENT_STREAM)
     # Never kept by a cache; not compressed (GZipMiddleware leaves an encoded answer be),
     # as a compressor may hold events back until its buffer fills.
     response["Cache-Control"] = "private, no-cache, no-store"
