@@ -41,7 +41,7 @@ HEARTBEAT = 15.0
 def _seconds() -> float:
     """How long one stream lasts before the browser reconnects (with Last-Event-ID):
     bounds what a stream holds, and moves viewers onto a restarted server."""
-    return float(settings.LIVE_STREAM_SECONDS)
+    return float(getattr(settings, "LIVE_STREAM_SECONDS", 300))
 
 
 def _read(function, *args):
