@@ -76,13 +76,16 @@ setup: $(INSTALLED)
 
 # The web server and, beside it, one task worker (it builds the table's PDF). The worker
 # runs in a session of its own so that it, and the child its code reloader starts, stop
-# together when the server stops, however it stops.
+# together when the server stops, however it stops. The server is ASGI (uvicorn, reloading
+# on a changed .py file): a page's live stream waits on its event loop, never holding a
+# worker thread (sheets/live; README, Serving).
 run: pdf-deps setup
 	@echo "Datapad on http://127.0.0.1:$(PORT) (demo characters: make demo), with a task worker"
 	@setsid $(BIN)/python manage.py db_worker & worker=$$!; \
 	trap 'kill -TERM -$$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
 	trap 'exit 130' INT TERM; \
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	DATAPAD_NO_WARM_UP=1 $(BIN)/uvicorn sheets.asgi:application --host 127.0.0.1 --port $(PORT) \
+	  --reload --reload-dir sheets --reload-dir rulesets
 
 demo: setup
 	$(BIN)/python manage.py load_demo
