@@ -371,3 +371,14 @@ def test_a_specialization_named_by_punctuation_alone_reads_back_under_a_key_of_w
     exported = foundry_od6s_export.export(sheet, "Slash")
     assert read_back(exported)["specializations"] == sheet["specializations"]
     assert unexplained_and_unfounded(sheet, exported) == (set(), set())
+
+
+def test_this_adventures_dark_side_calls_are_listed_as_not_held():
+    sheet = weg_blank({})
+    sheet["dark_side"] = {"calls": 2, "atoned": False}
+    sheet = validate_weg(sheet)
+    exported = foundry_od6s_export.export(sheet, "Tempted")
+    assert "this adventure's calls on the Dark Side and atonement" in [
+        lost.what for lost in exported.lost
+    ]
+    assert unexplained_and_unfounded(sheet, exported) == (set(), set())

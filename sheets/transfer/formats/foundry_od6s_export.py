@@ -130,8 +130,29 @@ def export(sheet: dict, name: str) -> Export:
     return out
 
 
+# The sheet's parts this exporter writes or lists; any other part the schema gains is listed
+# as not written until it is mapped, so the list stays exact.
+HANDLED = frozenset(
+    {
+        "schema_version", "stage", "edition", "kind", "role", "info", "species",
+        "custom_species", "alien_template", "attributes", "move", "skills", "custom_skills",
+        "specializations", "force", "points", "teacher", "interval", "wound", "droid",
+        "weapons", "gear",
+    }
+)  # fmt: skip
+
+
 def _whole_sheet(sheet: dict, out: Export, npc: bool) -> None:
     blank = WegSheet().model_dump(mode="json")
+    if sheet.get("dark_side") is not None:
+        out.lose(
+            "this adventure's calls on the Dark Side and atonement",
+            "OD6S keeps no such record",
+            "dark_side",
+        )
+    for key in sorted(set(sheet) - HANDLED - {"dark_side"}):
+        if sheet[key] != blank.get(key):
+            out.lose(f"the sheet's “{key}”", "not written to OD6S", key)
     if sheet["stage"] != Stage.PLAY.value:
         out.lose(
             f"the stage ({sheet['stage']})",

@@ -126,6 +126,7 @@ def export(sheet: dict, name: str) -> Export:
             "attributes.appearance",
         )
     _stage(sheet, out)
+    _unknown(sheet, blank, out)
     _info(sheet, blank, out, notes)
     _traits(sheet, blank, out, notes)
     _gear(sheet, out, gear)
@@ -170,6 +171,25 @@ def _abilities(sheet: dict, out: Export, item: Any) -> None:
             paths = [f"abilities.{slug}", f"lore_names.{slug}"]
             why = "a WoD20 knowledge needs a name of its own (not an SWd10 ability's) and dots"
         out.lose(f"the lore “{cut(lore or 'unnamed')}” ({dots})", why, *paths)
+
+
+# The sheet's parts this exporter writes or lists; any other part the schema gains is listed
+# as not written until it is mapped, so the list stays exact.
+HANDLED = frozenset(
+    {
+        "schema_version", "stage", "info", "priorities", "attributes", "abilities",
+        "lore_names", "force_knowledges", "power", "power_current", "willpower",
+        "willpower_current", "light_side", "dark_side", "health_marked", "merits",
+        "force_abilities", "languages", "techniques", "weapons", "armor", "swse_level",
+        "baseline",
+    }
+)  # fmt: skip
+
+
+def _unknown(sheet: dict, blank: dict, out: Export) -> None:
+    for key in sorted(set(sheet) - HANDLED):
+        if sheet[key] != blank.get(key):
+            out.lose(f"the sheet's “{key}”", "not written to WoD20", key)
 
 
 def _stage(sheet: dict, out: Export) -> None:
