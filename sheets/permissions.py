@@ -38,6 +38,7 @@ from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character, GMNote, ShareLink
 from sheets.compendium.models import Book, CompendiumEntry, parse_book_key
 from sheets.npcs.models import MinionGroup, Npc, Visibility
+from sheets.scenes.models import Kind, Participant, Scene
 from sheets.vehicles.models import OwnerKind, Vehicle
 
 User = AbstractBaseUser | AnonymousUser
@@ -557,3 +558,72 @@ def crew_characters(user: User, vehicle: Vehicle) -> list[Character]:
         return [owner] if character_access(user, owner).edit else []
     rows = Character.objects.filter(campaign_id=table).select_related("campaign")
     return [c for c in rows.order_by("name", "pk") if character_access(user, c).edit]
+
+
+# Scenes (sheets/scenes) ------------------------------------------------------------------
+# A scene is read by its table's members and changed by its GMs (co-GMs included); a
+# player reads only what a player may know: a participant hidden from them (a hidden NPC,
+# its minions, a vehicle they may not see) is left out altogether, not shown as "hidden".
+
+
+def scene_for(
+    user: User, pk: int, *, change: bool = False, for_update: bool = False
+) -> tuple[Scene, Role]:
+    """Load a scene for a member of its table (404 otherwise); with `change`, 403 unless
+    a GM of it."""
+    if not user.is_authenticated:
+        raise Http404("No such scene.")
+    rows = Scene.objects.select_related("campaign")
+    if for_update:
+        rows = rows.select_for_update(of=("self",))
+    scene = rows.filter(pk=pk).first()
+    role = None if scene is None else campaign_role(user, scene.campaign)
+    if scene is None or role is None:
+        raise Http404("No such scene.")
+    if change and role is not Role.GM:
+        raise PermissionDenied("Only a GM of this table may change its scenes.")
+    return scene, role
+
+
+def table_scenes(user: User, campaign: Campaign) -> QuerySet[Scene]:
+    if campaign_role(user, campaign) is None:
+        return Scene.objects.none()
+    return campaign.scenes.all()
+
+
+def _block_hidden(group: MinionGroup) -> bool:
+    npc = _npc_of(group.block)
+    return npc is None or npc.visibility == Visibility.HIDDEN
+
+
+def scene_participant_seen(user: User, role: Role | None, participant: Participant) -> bool:
+    """Whether `user` may know this participant is in the scene (its rows read with it)."""
+    if role is Role.GM:
+        return True
+    if role is None:
+        return False
+    if participant.kind == Kind.CHARACTER:
+        npc = _npc_of(participant.character)
+        return npc is None or npc.visibility != Visibility.HIDDEN
+    if participant.kind == Kind.GROUP:
+        return not _block_hidden(participant.group)
+    if participant.kind == Kind.MEMBER:
+        return not _block_hidden(participant.member.group)
+    return vehicle_access(user, participant.vehicle).view
+
+
+def scene_state_seen(user: User, role: Role | None, participant: Participant) -> bool:
+    """Whether `user` sees this participant's wounds: a GM all, a player their own."""
+    if role is Role.GM:
+        return True
+    return participant.kind == Kind.CHARACTER and participant.character.owner_id == user.pk
+
+
+def scene_name_seen(user: User, role: Role | None, participant: Participant) -> bool:
+    """Whether `user` may read this participant's name: as on the table's page, a player
+    reads the names of their own characters and of revealed NPCs, not another player's
+    character (the tracker shows "a player's character" in its place)."""
+    if role is Role.GM or participant.kind != Kind.CHARACTER:
+        return True
+    character = participant.character
+    return _npc_of(character) is not None or character.owner_id == user.pk

@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "sheets.compendium",
     "sheets.npcs",
     "sheets.vehicles",
+    "sheets.scenes",
     "sheets.perf",
     # django-ninja's own templates and static files: the API's docs page (/api/docs) from
     # this server, not a CDN the Content Security Policy refuses.

@@ -23,5 +23,6 @@ urlpatterns = [
     path("", include("sheets.rolls.urls")),
     path("", include("sheets.npcs.urls")),
     path("", include("sheets.vehicles.urls")),
+    path("", include("sheets.scenes.urls")),
     path("admin/", admin.site.urls),
 ]

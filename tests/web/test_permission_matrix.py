@@ -326,6 +326,20 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
         "POST": _row(LOGIN, 200, 404, 200, 404),
     },
     "vehicle_print": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    # Scenes (issue 28 item 4, sheets/scenes): the table's members read a scene (a player
+    # its filtered view: the hidden NPC in it is left out); its GMs change it; a player's
+    # post is 403 (they may see it), a stranger's 404. A refused hit (no fields) is 400.
+    "scene_list": {
+        "GET": _row(LOGIN, 200, 200, 200, 404),
+        "POST": _row(LOGIN, 403, 403, MOVED, 404),
+    },
+    "scene_detail": {"GET": _row(LOGIN, 200, 200, 200, 404), "POST": _all(405)},
+    "scene_tracker": {"GET": _row(LOGIN, 200, 200, 200, 404), "POST": _all(405)},
+    "scene_join": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    "scene_leave": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    "scene_initiative": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    "scene_step": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    "scene_hit": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
 }
 
 # (url name, method, person) -> why the app answers wrongly today. Each is a real bug with
@@ -496,6 +510,51 @@ def _matrix_vehicle(w: World) -> Vehicle:
     return found
 
 
+def _scene_rows() -> list[tuple]:
+    from sheets.scenes.models import Participant, Scene
+
+    scenes = Scene.objects.order_by("pk").values_list("pk", "round", "turn", "version")
+    rows = Participant.objects.order_by("pk").values_list("pk", "scene", "initiative")
+    return [*scenes, *rows]
+
+
+def _matrix_scene(w: World):
+    """The table's scene with Kira Dane, the hidden NPC and one minion of the group in it
+    (a player's view must never name the NPC); made once per world."""
+    from sheets.scenes.models import Scene
+    from sheets.scenes.services import participants_add, scene_create
+
+    found = Scene.objects.filter(campaign=w.table).first()
+    if found is None:
+        gm = w.users["gm"]
+        found = scene_create(user=gm, campaign_id=w.table.pk, name="Ambush")
+        picks = [f"character:{w.kira.pk}", f"character:{w.npc.pk}"]
+        picks.append(f"member:{w.group.members.first().pk}")
+        participants_add(user=gm, scene_id=found.pk, picks=picks, expected_version=1)
+        found.refresh_from_db()
+    return found
+
+
+def _scene_kwargs(name: str, w: World) -> dict[str, Any]:
+    scene = _matrix_scene(w)  # made before the stored state is read
+    return {"pk": w.table.pk} if name == "scene_list" else {"pk": scene.pk}
+
+
+def _scene_post(name: str, w: World) -> dict[str, Any]:
+    scene = _matrix_scene(w)
+    version = {"version": str(scene.version)}
+    kira = str(scene.participants.get(character=w.kira).pk)
+    minion = str(scene.participants.get(kind="member").pk)
+    return {
+        "scene_list": {"name": "Cantina"},
+        "scene_join": version | {"pick": f"character:{w.orrin.pk}"},
+        "scene_leave": version | {"participant": kira},
+        "scene_initiative": version | {"participant": kira, "action": "type", "value": "3"},
+        "scene_step": version | {"direction": "next"},
+        "scene_hit": version | {"participant": minion, "levels": "1"},
+    }.get(name, {})
+
+
 def _vehicle_kwargs(name: str, w: World) -> dict[str, Any]:
     vehicle = _matrix_vehicle(w)  # made before the stored state is read
     if name == "vehicle_list":
@@ -520,6 +579,8 @@ def _vehicle_post(name: str, w: World) -> dict[str, Any]:
 def _url_kwargs(name: str, w: World) -> dict[str, Any]:
     if name.startswith("vehicle_") or name == "character_vehicles":
         return _vehicle_kwargs(name, w)
+    if name.startswith("scene_"):
+        return _scene_kwargs(name, w)
     if name == "character_import_preview":
         return {"token": _pending_import_token(w)}
     kira, table = w.kira.pk, w.table.pk
@@ -604,6 +665,8 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
     """Plausible data for each form: what its own page would post."""
     if name.startswith("vehicle_") or name == "character_vehicles":
         return _vehicle_post(name, w)
+    if name.startswith("scene_"):
+        return _scene_post(name, w)
     version = {"version": str(w.kira.version)}
     return {
         "password_change": {
@@ -801,6 +864,7 @@ def stored_state() -> dict[str, list]:
         "npcs": list(Npc.objects.order_by("pk").values_list("pk", "visibility", "version")),
         "minion_groups": list(MinionGroup.objects.order_by("pk").values_list("pk", "version")),
         "vehicles": list(Vehicle.objects.order_by("pk").values_list("pk", "data", "version")),
+        "scenes": list(_scene_rows()),
         "minion_members": list(
             MinionMember.objects.order_by("pk").values_list("pk", "group", "wounds")
         ),

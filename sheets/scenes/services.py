@@ -1,0 +1,508 @@
+"""Every write of a scene: made, joined, initiative rolled or typed, turns stepped, hits
+marked. Each in one transaction with the scene's row locked and its version checked; each
+bumps the version and publishes `scene_changed` after commit (sheets/live), so every open
+tracker re-fetches its view through the permission selector.
+
+Reads: `tracker` computes the order (never stored) and what `user` may see of it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q
+
+from rulesets.core import InvalidEdit, resolve_settings
+from rulesets.core.initiative import Entry, InvalidInitiative, Score, order, tied
+from rulesets.core.npcs import Condition, HitField, InvalidHit, npc_rules
+from rulesets.registry import SYSTEMS, get_ruleset
+from sheets.campaigns.models import Campaign, Role
+from sheets.characters.models import Character
+from sheets.characters.services import (
+    EditRefused,
+    StaleVersion,
+    character_apply_edits,
+    clean_name,
+)
+from sheets.live.bus import Event, publish
+from sheets.npcs.models import MinionGroup, MinionMember
+from sheets.permissions import (
+    campaign_for,
+    scene_for,
+    scene_name_seen,
+    scene_participant_seen,
+    scene_state_seen,
+    table_vehicles,
+)
+from sheets.rolls.dice import dice_random
+from sheets.rolls.hits import HitRefused, hit_mark, hit_options
+from sheets.scenes.models import Kind, Participant, Scene
+from sheets.vehicles.models import Vehicle
+
+SCENE_CHANGED = "scene_changed"
+WHOLE = "scene"  # a refusal that belongs to no single field
+MOST_PARTICIPANTS = 60
+MARKS_ON_SHEET = frozenset({"ore", "o3d10"})  # hits.hit_mark: boxes and HP with a log entry
+
+
+class SceneRefused(Exception):
+    """A write was refused, nothing stored: each message keyed by the field it is about."""
+
+    def __init__(self, errors: Mapping[str, str]) -> None:
+        super().__init__("; ".join(errors.values()))
+        self.errors = dict(errors)
+
+
+class StaleScene(Exception):
+    def __init__(self) -> None:
+        super().__init__(
+            "This scene was changed elsewhere since the page was drawn. Nothing was saved; "
+            "the current state is shown."
+        )
+
+
+def initiative_rules(system: str) -> ModuleType:
+    """rulesets/<key>/initiative.py of a system."""
+    return importlib.import_module(f"{SYSTEMS[system].module}.initiative")
+
+
+def _settings(campaign: Campaign) -> dict:
+    ruleset = get_ruleset(campaign.system)
+    declared = ruleset.SETTINGS + npc_rules(campaign.system).NPC_SETTINGS
+    return dict(resolve_settings(declared, campaign.rule_settings))
+
+
+def _rows(scene: Scene):
+    return scene.participants.select_related(
+        "character__npc",
+        "character__owner",
+        "group__block__npc",
+        "member__group__block__npc",
+        "vehicle__character__campaign",
+        "vehicle__campaign",
+    )
+
+
+def _changed(scene: Scene) -> None:
+    scene.version += 1
+    scene.save(update_fields=["round", "turn", "version"])
+    publish(Event(SCENE_CHANGED, scene.campaign_id))
+
+
+def _locked(user: AbstractBaseUser, scene_id: int, expected_version: int) -> Scene:
+    scene, _role = scene_for(user, scene_id, change=True, for_update=True)
+    if scene.version != expected_version:
+        raise StaleScene()
+    return scene
+
+
+# Making a scene and picking who is in it ---------------------------------------------------
+
+
+def scene_create(*, user: AbstractBaseUser, campaign_id: int, name: str) -> Scene:
+    campaign, _role = campaign_for(user, campaign_id, gm=True)
+    try:
+        clean = clean_name(name)
+    except InvalidEdit as refused:
+        raise SceneRefused({"name": refused.message.replace("character", "scene")}) from None
+    with transaction.atomic():
+        scene = Scene.objects.create(campaign=campaign, name=clean, created_by=user)
+        publish(Event(SCENE_CHANGED, campaign.pk))
+    return scene
+
+
+@dataclass(frozen=True)
+class Candidate:
+    pick: str  # "character:5", "group:3", "member:9", "vehicle:2"
+    label: str
+    note: str = ""
+
+
+def candidates(user: AbstractBaseUser, scene: Scene) -> list[Candidate]:
+    """Who the GM may bring into the scene: the table's characters (players' and NPCs'),
+    its minion groups and each of their members, and its vehicles."""
+    campaign = scene.campaign
+    found: list[Candidate] = []
+    for character in campaign.characters.select_related("npc").order_by("name", "pk"):
+        note = "NPC" if hasattr(character, "npc") else "player's"
+        found.append(Candidate(f"character:{character.pk}", character.name, note))
+    groups = MinionGroup.objects.filter(campaign=campaign).prefetch_related("members")
+    for group in groups:
+        found.append(Candidate(f"group:{group.pk}", group.name, "minion group, as one"))
+        for member in group.members.all():
+            found.append(Candidate(f"member:{member.pk}", f"{group.name} {member.label}", "minion"))
+    for vehicle in table_vehicles(user, campaign):
+        found.append(Candidate(f"vehicle:{vehicle.pk}", vehicle.name, "vehicle"))
+    return found
+
+
+def _parse_pick(pick: str) -> tuple[str, int] | None:
+    kind, _, number = str(pick).partition(":")
+    if kind not in Kind.values or not number.isascii() or not number.isdigit() or len(number) > 10:
+        return None
+    return kind, int(number)
+
+
+def _at_table(campaign: Campaign, kind: str, pk: int) -> dict[str, Any] | None:
+    """The row a pick names, when it is at this table; None otherwise."""
+    if kind == Kind.CHARACTER:
+        row = Character.objects.filter(pk=pk, campaign=campaign).first()
+    elif kind == Kind.GROUP:
+        row = MinionGroup.objects.filter(pk=pk, campaign=campaign).first()
+    elif kind == Kind.MEMBER:
+        row = MinionMember.objects.filter(pk=pk, group__campaign=campaign).first()
+    else:
+        at_table = Q(campaign=campaign) | Q(character__campaign=campaign)
+        row = Vehicle.objects.filter(at_table, pk=pk).first()
+    return None if row is None else {kind: row}
+
+
+def participants_add(
+    *, user: AbstractBaseUser, scene_id: int, picks: Iterable[str], expected_version: int
+) -> list[Participant]:
+    """Bring the picked rows into the scene; one not at this table refuses them all."""
+    picks = [p for p in picks if str(p).strip()]
+    if not picks:
+        raise SceneRefused({"picks": "Pick someone to bring into the scene."})
+    with transaction.atomic():
+        scene = _locked(user, scene_id, expected_version)
+        present = {
+            (p.kind, p.character_id or p.group_id or p.member_id or p.vehicle_id)
+            for p in scene.participants.all()
+        }
+        rows: list[dict[str, Any]] = []
+        for pick in picks:
+            parsed = _parse_pick(pick)
+            found = None if parsed is None else _at_table(scene.campaign, *parsed)
+            if found is None:
+                raise SceneRefused({"picks": f"“{str(pick)[:30]}” is no one at this table."})
+            if parsed in present:
+                continue
+            present.add(parsed)
+            rows.append(found)
+        if len(present) > MOST_PARTICIPANTS:
+            raise SceneRefused({"picks": f"A scene holds at most {MOST_PARTICIPANTS}."})
+        last = max((p.position for p in scene.participants.all()), default=0)
+        made = [
+            Participant.objects.create(scene=scene, kind=next(iter(row)), position=last + n, **row)
+            for n, row in enumerate(rows, start=1)
+        ]
+        _changed(scene)
+    return made
+
+
+def _participant(scene: Scene, participant_id: Any) -> Participant:
+    text = str(participant_id).strip()
+    found = None
+    if text.isascii() and text.isdigit() and len(text) < 11:
+        found = _rows(scene).filter(pk=int(text)).first()
+    if found is None:
+        raise SceneRefused({"participant": "Choose someone in this scene."})
+    return found
+
+
+def participant_remove(
+    *, user: AbstractBaseUser, scene_id: int, participant_id: Any, expected_version: int
+) -> None:
+    with transaction.atomic():
+        scene = _locked(user, scene_id, expected_version)
+        _participant(scene, participant_id).delete()
+        _changed(scene)
+
+
+# Initiative -----------------------------------------------------------------------------------
+
+
+def _sheet(participant: Participant) -> dict | None:
+    """The sheet a participant rolls and breaks ties with: its own, or its block's."""
+    if participant.kind == Kind.CHARACTER:
+        return participant.character.sheet
+    if participant.kind == Kind.GROUP:
+        return participant.group.block.sheet
+    if participant.kind == Kind.MEMBER:
+        return participant.member.group.block.sheet
+    return None
+
+
+def _roll_one(participant: Participant, rules: ModuleType, settings: dict, rng) -> Score:
+    sheet = _sheet(participant)
+    if sheet is None:
+        # A vehicle acts on its pilot's turn; the GM types its place if it needs one.
+        raise SceneRefused({"initiative": "A vehicle acts with its crew: type its initiative."})
+    return rules.initiative(sheet, settings, rng)
+
+
+def initiative_roll(
+    *,
+    user: AbstractBaseUser,
+    scene_id: int,
+    participant_id: Any = None,
+    expected_version: int,
+) -> None:
+    """Roll initiative with the table's dice, for one participant or for everyone who rolls
+    (vehicles are typed)."""
+    with transaction.atomic():
+        scene = _locked(user, scene_id, expected_version)
+        rules = initiative_rules(scene.campaign.system)
+        settings = _settings(scene.campaign)
+        rng = dice_random()
+        if participant_id in (None, ""):
+            targets = [p for p in _rows(scene) if p.kind != Kind.VEHICLE]
+        else:
+            targets = [_participant(scene, participant_id)]
+        for participant in targets:
+            participant.initiative = _roll_one(participant, rules, settings, rng).as_data()
+            participant.save(update_fields=["initiative"])
+        _changed(scene)
+
+
+def initiative_type(
+    *, user: AbstractBaseUser, scene_id: int, participant_id: Any, text: str, expected_version: int
+) -> Participant:
+    """Keep an initiative the GM typed, read the system's way (a set 3x7, a total, ...)."""
+    with transaction.atomic():
+        scene = _locked(user, scene_id, expected_version)
+        participant = _participant(scene, participant_id)
+        try:
+            score = initiative_rules(scene.campaign.system).typed(text)
+        except InvalidInitiative as refused:
+            raise SceneRefused({f"initiative-{participant.pk}": refused.message}) from None
+        participant.initiative = score.as_data()
+        participant.save(update_fields=["initiative"])
+        _changed(scene)
+    return participant
+
+
+# Turns ------------------------------------------------------------------------------------------
+
+
+def turn_step(
+    *, user: AbstractBaseUser, scene_id: int, direction: str, expected_version: int
+) -> Scene:
+    """Next or previous turn; past the last the round moves on, before the first it goes
+    back (never before round 1)."""
+    if direction not in ("next", "previous"):
+        raise SceneRefused({WHOLE: "Step to the next or the previous turn."})
+    with transaction.atomic():
+        scene = _locked(user, scene_id, expected_version)
+        count = scene.participants.count()
+        if count == 0:
+            raise SceneRefused({WHOLE: "Nobody is in the scene yet."})
+        turn = min(scene.turn, count - 1)
+        if direction == "next":
+            if turn + 1 >= count:
+                scene.turn, scene.round = 0, scene.round + 1
+            else:
+                scene.turn = turn + 1
+        elif turn > 0:
+            scene.turn = turn - 1
+        elif scene.round > 1:
+            scene.turn, scene.round = count - 1, scene.round - 1
+        _changed(scene)
+    return scene
+
+
+# Hits ------------------------------------------------------------------------------------------
+
+
+def hit_fields(scene: Scene, participant: Participant) -> tuple[HitField, ...]:
+    """What a hit on this participant asks for: a minion's fields, or the sheet's (the
+    roll log's hand-entered hit, for the systems that mark one on a sheet)."""
+    system = scene.campaign.system
+    settings = _settings(scene.campaign)
+    if participant.kind in (Kind.GROUP, Kind.MEMBER):
+        return npc_rules(system).hit_fields(_sheet(participant), settings)
+    if participant.kind != Kind.CHARACTER:
+        return ()
+    if system not in MARKS_ON_SHEET:
+        if not hasattr(participant.character, "npc"):
+            # WEG's wound level and SWd10's health are the player's to mark (neither is
+            # among the systems' TABLE_EDITS a GM marks on a player's sheet).
+            return ()
+        return initiative_rules(system).hit_fields(participant.character.sheet, settings)
+    return tuple(
+        HitField(
+            o.key,
+            o.label,
+            tuple((str(k), str(v)) for k, v in (o.choices or ())),
+            minimum=int(o.minimum or 0),
+            maximum=int(o.maximum or 1),
+            default=str(o.default),
+            source=o.source,
+        )
+        for o in hit_options(system, from_roll=False)
+        if o.kind != "flag"
+    )
+
+
+def scene_hit(
+    *,
+    user: AbstractBaseUser,
+    scene_id: int,
+    participant_id: Any,
+    raw: Mapping[str, str],
+    expected_version: int,
+) -> str:
+    """Mark a hit on one participant: a minion on its own track (a group's hit names its
+    member), a character on its sheet through the sheets' services. Returns what was
+    marked; refuses and stores nothing on any fault."""
+    with transaction.atomic():
+        scene = _locked(user, scene_id, expected_version)
+        participant = _participant(scene, participant_id)
+        settings = _settings(scene.campaign)
+        system = scene.campaign.system
+        if participant.kind in (Kind.GROUP, Kind.MEMBER):
+            member = participant.member
+            if participant.kind == Kind.GROUP:
+                member = _member_of(participant.group, raw.get("member", ""))
+            done = _hit_member(member, system, settings, raw)
+        elif participant.kind == Kind.CHARACTER:
+            done = _hit_character(user, participant.character, system, settings, raw)
+        else:
+            raise SceneRefused({WHOLE: "A vehicle takes its hits on its own page."})
+        _changed(scene)
+    return done
+
+
+def _member_of(group: MinionGroup, raw_id: Any) -> MinionMember:
+    text = str(raw_id).strip()
+    member = None
+    if text.isascii() and text.isdigit() and len(text) < 11:
+        member = group.members.filter(pk=int(text)).first()
+    if member is None:
+        raise SceneRefused({"member": "Choose a member of this group."})
+    return member
+
+
+def _hit_member(member: MinionMember, system: str, settings: dict, raw) -> str:
+    group = MinionGroup.objects.select_for_update().select_related("block").get(pk=member.group_id)
+    member = MinionMember.objects.select_for_update().get(pk=member.pk)
+    rules = npc_rules(system)
+    try:
+        member.wounds = rules.hit(group.block.sheet, settings, member.wounds, raw)
+    except InvalidHit as refused:
+        raise SceneRefused({refused.field: refused.message}) from None
+    member.save(update_fields=["wounds"])
+    # The group's own page checks its version: a hit from here makes its open form stale.
+    group.version += 1
+    group.save(update_fields=["version"])
+    condition = rules.condition(group.block.sheet, settings, member.wounds)
+    return f"{group.name} {member.label}: {condition.label}"
+
+
+def _hit_character(user, character: Character, system: str, settings: dict, raw) -> str:
+    if system in MARKS_ON_SHEET:
+        try:
+            entry = hit_mark(
+                user=user, target_id=character.pk, raw=raw, expected_version=character.version
+            )
+        except HitRefused as refused:
+            raise SceneRefused(refused.errors) from None
+        return entry.summary
+    try:
+        edits = initiative_rules(system).hit_edits(character.sheet, settings, raw)
+    except InvalidHit as refused:
+        raise SceneRefused({refused.field: refused.message}) from None
+    try:
+        character_apply_edits(
+            user=user, character_id=character.pk, edits=edits, expected_version=character.version
+        )
+    except EditRefused as refused:
+        raise SceneRefused({WHOLE: "Not marked: " + " ".join(refused.errors.values())}) from None
+    except StaleVersion as stale:
+        raise SceneRefused({WHOLE: str(stale)}) from None
+    character.refresh_from_db()
+    condition = initiative_rules(system).standing(character.sheet, settings)
+    return f"{character.name}: {condition.label}"
+
+
+# Reading a scene ------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    participant: Participant
+    label: str
+    kind: str
+    score: Score | None
+    current: bool
+    tied: bool
+    condition: Condition | None = None
+    conditions: list[tuple[MinionMember, Condition]] = field(default_factory=list)
+    fields: tuple[HitField, ...] = ()
+    error: str = ""
+    hit_error: str = ""
+
+
+@dataclass
+class Tracker:
+    scene: Scene
+    gm: bool
+    rows: list[Row]
+    source: str
+    ties: str
+    typed_help: str
+
+
+def _label(participant: Participant) -> str:
+    if participant.kind == Kind.CHARACTER:
+        return participant.character.name
+    if participant.kind == Kind.GROUP:
+        return participant.group.name
+    if participant.kind == Kind.MEMBER:
+        return f"{participant.member.group.name} {participant.member.label}"
+    return participant.vehicle.name
+
+
+def _ties(rules: ModuleType, participant: Participant) -> tuple[int, ...]:
+    sheet = _sheet(participant)
+    return () if sheet is None else tuple(rules.ties(sheet))
+
+
+def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
+    """The scene in order, as `user` may see it: a GM everything; a player the order of
+    whom they may know of, and their own characters' wounds."""
+    rules = initiative_rules(scene.campaign.system)
+    settings = _settings(scene.campaign)
+    npcs = npc_rules(scene.campaign.system)
+    participants = list(_rows(scene))
+    members: dict[int, list[MinionMember]] = {}
+    groups = {p.group_id for p in participants if p.group_id}
+    for member in MinionMember.objects.filter(group_id__in=groups) if groups else ():
+        members.setdefault(member.group_id, []).append(member)
+    entries = [
+        Entry(p, Score.from_data(p.initiative), _ties(rules, p), p.position) for p in participants
+    ]
+    ordered = order(entries)
+    even = tied(ordered)
+    turn = min(scene.turn, max(len(ordered) - 1, 0))
+    gm = role is Role.GM
+    rows: list[Row] = []
+    for place, entry in enumerate(ordered):
+        p = entry.key
+        if not scene_participant_seen(user, role, p):
+            continue
+        label = _label(p) if scene_name_seen(user, role, p) else "A player's character"
+        row = Row(p, label, p.get_kind_display(), entry.score, place == turn, p in even)
+        if scene_state_seen(user, role, p):
+            if p.kind == Kind.CHARACTER:
+                row.condition = rules.standing(p.character.sheet, settings)
+            elif p.kind == Kind.MEMBER:
+                block = p.member.group.block.sheet
+                row.condition = npcs.condition(block, settings, p.member.wounds)
+            elif p.kind == Kind.GROUP:
+                block = p.group.block.sheet
+                row.conditions = [
+                    (m, npcs.condition(block, settings, m.wounds))
+                    for m in members.get(p.group_id, [])
+                ]
+            if gm:
+                row.fields = hit_fields(scene, p)
+        rows.append(row)
+    return Tracker(scene, gm, rows, rules.SOURCE, rules.TIES, rules.TYPED_HELP)
