@@ -282,6 +282,59 @@ _CATALOG: tuple[BuiltinEntry, ...] = (
         for p in FORCE_POWERS
     ),
 )
+
+# The 1E melee weapon chart (003:2694-2706), damage added to Strength but the lightsaber's,
+# each with its difficulty band. The chart's second damage line (STR+1D, 3-5) lost its name
+# in the seed's text, so it is left out rather than guessed.
+_MELEE = (
+    ("Hands", 0, True, "very_easy", "003:2702", ""),
+    ("Gaderffii", 3, True, "very_easy", "003:2703", ""),
+    ("Spear", 4, True, "easy", "003:2703", ""),
+    ("Vibroaxe", 6, True, "moderate", "003:2704", ""),
+    ("Vibroblade", 5, True, "moderate", "003:2704", ""),
+    (
+        "Lightsaber",
+        15,
+        False,
+        "difficult",
+        "003:2705-2706",
+        "A wielder with the Control skill adds its code to the damage.",
+    ),
+)
+# The equipment 003 explains (003:1082-1120), in our words; the seed gives no price or
+# availability code for these, so those fields stay empty.
+_EQUIPMENT = (
+    ("Macrobinoculars", "003:1084", "Magnifies, ranges and targets far-off images."),
+    ("Pocket computer (datapad)", "003:1088", "Keyboard, probe and a small scanning screen."),
+    ("Recording rod", "003:1092", "An audio recorder holding about 100 hours."),
+    ("Emergency space suit", "003:1098", "Leaks after 72 hours (a wound); useless after 120."),
+    ("Utility space suit", "003:1100", "Lasts hundreds of hours; a puncturing hit adds a wound."),
+    ("High-quality space suit", "003:1100", "Seals large ruptures; leaks only on a mortal wound."),
+    ("Syntherope", "003:1106", "15 m coil, strength 3D."),
+    ("Glow rod", "003:1110", "A narrow beam of light for about 50 hours a power cell."),
+    ("Chronometer", "003:1114", "Keeps a planet's time and Galactic Standard."),
+    ("Breath mask", "003:1118", "Gases for near-vacuum; no protection from cold or hard vacuum."),
+)
+_CATALOG = (
+    *_CATALOG,
+    *(
+        builtin(
+            "weapon",
+            name,
+            source,
+            skill="melee",
+            damage=damage,
+            adds_strength=adds,
+            difficulty=difficulty,
+            description=description,
+        )
+        for name, damage, adds, difficulty, source, description in _MELEE
+    ),
+    *(
+        builtin("equipment", name, source, description=description)
+        for name, source, description in _EQUIPMENT
+    ),
+)
 BUILTIN: tuple[BuiltinEntry, ...] = normal_builtins(COMPENDIUM_KINDS, _CATALOG)
 
 

@@ -58,6 +58,18 @@ MAX_DIFFICULTY = 200
 MAX_CP_ASKED = 5  # the most any purpose allows (002:485)
 DEFAULT_DIFFICULTY = 10  # the top of Easy (003:2674)
 UNMASTERED_DIFFICULTY = 5  # 003:1804: a power not yet mastered, every difficulty +5
+# The combat difficulty scale by range (003:2680-2684); under 3 m is point-blank (003:2706).
+RANGE_BANDS: dict[str, tuple[str, int, int]] = {
+    "point_blank": ("Point-blank (under 3 m)", 3, 5),
+    "short": ("Short", 6, 10),
+    "medium": ("Medium", 11, 15),
+    "long": ("Long", 16, 20),
+}
+RANGE_SOURCE = "003:2680-2684, 003:2706"
+# The skills a ranged weapon is fired with, and their specializations (keys start alike).
+RANGED_SKILLS = ("blaster", "grenade", "heavy_weapons")
+# A wielder with Control adds its code to a lightsaber's damage (003:2706).
+LIGHTSABER_SOURCE = "003:2706"
 OUTSIDE = "outside the seeds"
 
 WILD_ONE = "dice_wild_one"
@@ -308,19 +320,25 @@ def _damage_rollables(sheet: Mapping[str, Any], common: Mapping[str, Any]) -> li
         "specialization": False,
     }
     found = []
+    control = sheet["force"]["control"]
     for index, weapon in enumerate(sheet.get("weapons", [])):
         pips = weapon_damage_pips(sheet, weapon["damage"])
-        if pips is not None:
-            found.append(
-                Rollable(
-                    f"weapon.{index}.damage",
-                    f"{weapon['name']}: damage",
-                    pips,
-                    tuple(sorted(facts.items())),
-                    "Weapons",
-                    "003:2350",
-                )
+        if pips is None:
+            continue
+        label, source = f"{weapon['name']}: damage", "003:2350"
+        if control and "lightsaber" in weapon["name"].casefold():
+            pips += control  # 003:2706: the wielder's Control adds to the blade
+            label, source = f"{label} + Control", LIGHTSABER_SOURCE
+        found.append(
+            Rollable(
+                f"weapon.{index}.damage",
+                label,
+                pips,
+                tuple(sorted(facts.items())),
+                "Weapons",
+                source,
             )
+        )
     return found
 
 
@@ -408,6 +426,24 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
             help="Pips never turn into dice during play.",
         ),
     ]
+    if _ranged(rollable.key):
+        options.append(
+            RollOption(
+                "range",
+                "Range to the target",
+                "choice",
+                "",
+                choices=(
+                    ("", "Not said: the difficulty as given"),
+                    *(
+                        (key, f"{label}: {low}–{high}")
+                        for key, (label, low, high) in RANGE_BANDS.items()
+                    ),
+                ),
+                source=RANGE_SOURCE,
+                help="A difficulty outside the range's band becomes its lowest number.",
+            )
+        )
     if rollable.fact("force_points", 0) > 0:
         options.append(
             RollOption(
@@ -497,6 +533,23 @@ def _number(options: Mapping[str, Any], key: str, default: int, low: int, high: 
     return value
 
 
+def _ranged(key: str) -> bool:
+    head, _, slug = key.partition(".")
+    return head in ("skill", "spec") and any(slug.startswith(skill) for skill in RANGED_SKILLS)
+
+
+def _at_range(rollable: Rollable, options: Mapping[str, Any], difficulty: int) -> int:
+    """The difficulty at the range chosen (003:2680-2684): as given when inside the range's
+    band, else the band's lowest number."""
+    chosen = options.get("range", "")
+    if not chosen:
+        return difficulty
+    if chosen not in RANGE_BANDS or not _ranged(rollable.key):
+        raise InvalidRoll("range", "Choose point-blank, short, medium or long range.")
+    _label, low, high = RANGE_BANDS[chosen]
+    return difficulty if low <= difficulty <= high else low
+
+
 def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
     """The code as rolled, in the order the issue gives: wounds and extra actions take
     whole dice off, a Force Point doubles dice and pips (no carry, 003:95), bonuses join,
@@ -508,6 +561,7 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
     difficulty = _number(
         options, "difficulty", DEFAULT_DIFFICULTY, 1, MAX_DIFFICULTY, "Difficulty number"
     )
+    difficulty = _at_range(rollable, options, difficulty)
     actions = _number(options, "actions", 1, 1, MAX_ACTIONS, "Actions this round")
     bonus_dice = _number(
         options, "dice", 0, -MAX_BONUS_DICE, MAX_BONUS_DICE, "Bonus or penalty dice"

@@ -1,0 +1,95 @@
+"""A character's own gear: availability fees (003:1072-1080) and improving a weapon or armor
+by one pip, in 1E with skill points and credits (003:1006-1070) and in R&E as a percentage of
+its value (002:259-414). The pricing is the vehicles' (rulesets/weg_d6/vehicles.py, at the
+character scale); this module says what a character's weapon row or armor improves.
+Pure Python; nothing here writes a sheet yet (the ledger's purchase is still to come).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rulesets.core import DieCode, InvalidEdit
+from rulesets.weg_d6 import vehicles
+
+# --- availability (003:1076-1078) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fee:
+    percent: int  # the usual fee or licence, of the purchase or use price
+    low: int
+    high: int
+    credits: Fraction
+    source: str
+
+
+AVAILABILITY_FEES = {
+    "F": (5, 1, 15, "003:1076"),  # a fee or permit
+    "R": (10, 5, 100, "003:1078"),  # restricted: a licence, and a background check
+}
+
+
+def availability_fee(code: str, price: int, percent: int | None = None) -> Fee | None:
+    """The fee an availability code asks on top of the price: none for a code without F or
+    R; the usual percentage unless the GM names another inside the seed's range."""
+    letters = {part.strip().upper() for part in str(code).replace(",", " ").split()}
+    found = [key for key in ("R", "F") if key in letters]
+    if not found:
+        return None
+    usual, low, high, source = AVAILABILITY_FEES[found[0]]
+    chosen = usual if percent is None else percent
+    if not low <= chosen <= high:
+        raise InvalidEdit("percent", f"Between {low}% and {high}% ({source}).")
+    if price < 0:
+        raise InvalidEdit("price", "A price is 0 credits or more.")
+    return Fee(chosen, low, high, Fraction(price * chosen, 100), source)
+
+
+# --- 1E: skill points, credits, a day and a technology roll (003:1006-1070) ---------------------
+
+
+def _own_code(damage: str) -> str:
+    """The weapon's own code: a melee weapon's "STR+1D" improves its 1D, not Strength."""
+    text = damage.strip().upper()
+    if text.startswith("STR"):
+        text = text[3:].lstrip("+") or "0D"
+    try:
+        return str(DieCode.parse(text).normalised())
+    except ValueError:
+        raise InvalidEdit("damage", f"“{damage}” is no damage code to improve.") from None
+
+
+def weapon_improvement_1e(damage: str, stock: str, *, by_npc: bool = False):
+    """The next pip on a weapon's damage: skill points as for a skill of that code, 10
+    credits a point, a day, the technology roll set by the pips already added to the stock
+    code (the 4th is Difficult: 003:1064-1066)."""
+    now, base = DieCode.parse(_own_code(damage)), DieCode.parse(_own_code(stock))
+    already = now.total_pips - base.total_pips
+    if already < 0:
+        raise InvalidEdit("damage", "The damage is below the weapon's stock code.")
+    return vehicles.improvement(
+        str(now), additive=False, scale="character", already=already, by_npc=by_npc
+    )
+
+
+def armor_improvement_1e(armor: str, *, already: int, cancel_dexterity: bool):
+    """The next pip of armor, an additive code (+3 points, 003:1028), and the Dexterity pip it
+    costs the wearer bought back too when asked (at the same additive price, 003:1034-1040)."""
+    step = vehicles.improvement(armor, additive=True, scale="character", already=already)
+    if not cancel_dexterity:
+        return step, 0
+    return step, step.skill_points
+
+
+# --- R&E: a percentage of the item's value, one step at a time (002:259-414) -----------------
+
+
+def weapon_modification_re(level: int, value: int, *, worker: str = "self"):
+    """The R&E weapon modification `level` steps above stock (+1 up to +1D+2, 002:372-395),
+    priced on its value; refused past the chart (002:264)."""
+    try:
+        return vehicles.modification("weapon", level, value, worker=worker)
+    except ValueError as refused:
+        raise InvalidEdit("level", str(refused)) from None
