@@ -21,6 +21,8 @@ from django.db.models import Q
 from rulesets.core import InvalidEdit, resolve_settings
 from rulesets.core.initiative import Entry, InvalidInitiative, Score, order, tied
 from rulesets.core.npcs import Condition, HitField, InvalidHit, npc_rules
+from rulesets.ore import combat as ore_combat
+from rulesets.ore.data import LOCATION_BY_HEIGHT, LOCATION_BY_SLUG
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.campaigns.models import Campaign, Role
 from sheets.characters.models import Character
@@ -30,10 +32,11 @@ from sheets.characters.services import (
     character_apply_edits,
     clean_name,
 )
-from sheets.live.bus import Event, publish
+from sheets.live.bus import Event, publish, roll_logged
 from sheets.npcs.models import MinionGroup, MinionMember
 from sheets.permissions import (
     campaign_for,
+    hidden_npc_characters,
     scene_for,
     scene_name_seen,
     scene_participant_seen,
@@ -41,7 +44,8 @@ from sheets.permissions import (
     table_vehicles,
 )
 from sheets.rolls.dice import dice_random
-from sheets.rolls.hits import HitRefused, hit_mark, hit_options
+from sheets.rolls.hits import HitRefused, hit_mark, hit_options, readable_roll, roll_hits
+from sheets.rolls.models import RollEntry
 from sheets.scenes.models import Kind, Participant, Scene
 from sheets.vehicles.models import Vehicle
 
@@ -357,13 +361,14 @@ def scene_hit(
         participant = _participant(scene, participant_id)
         settings = _settings(scene.campaign)
         system = scene.campaign.system
+        roll = _applied_roll(user, scene, raw.get("roll", ""))
         if participant.kind in (Kind.GROUP, Kind.MEMBER):
             member = participant.member
             if participant.kind == Kind.GROUP:
                 member = _member_of(participant.group, raw.get("member", ""))
-            done = _hit_member(member, system, settings, raw)
+            done = _hit_member(user, member, system, settings, raw, roll)
         elif participant.kind == Kind.CHARACTER:
-            done = _hit_character(user, participant.character, system, settings, raw)
+            done = _hit_character(user, participant.character, system, settings, raw, roll)
         else:
             raise SceneRefused({WHOLE: "A vehicle takes its hits on its own page."})
         _changed(scene)
@@ -380,12 +385,64 @@ def _member_of(group: MinionGroup, raw_id: Any) -> MinionMember:
     return member
 
 
-def _hit_member(member: MinionMember, system: str, settings: dict, raw) -> str:
+# The roll log's hits applied in the tracker: an O.R.E. attack's set or a 1o3d10 attack's
+# damage (rolls.hits.roll_hits), marked once (the roll's row is locked and a hit entry
+# follows it, as on a sheet's hit page).
+APPLIABLE = 12
+
+
+def appliable_rolls(scene: Scene) -> list[RollEntry]:
+    """The table's latest hits not marked yet, for the GM's "from the roll log" choice."""
+    rows = (
+        RollEntry.objects.filter(
+            campaign=scene.campaign, kind=RollEntry.Kind.ROLL, success=True, hits__isnull=True
+        )
+        .select_related("character")
+        .order_by("-pk")[: APPLIABLE * 4]
+    )
+    return [entry for entry in rows if roll_hits(entry)][:APPLIABLE]
+
+
+def _applied_roll(user: AbstractBaseUser, scene: Scene, raw_id: Any) -> RollEntry | None:
+    text = str(raw_id or "").strip()
+    if not text:
+        return None
+    try:
+        roll = None
+        if text.isascii() and text.isdigit() and len(text) < 11:
+            roll = readable_roll(user, int(text), for_update=True)
+        if roll is None or roll.campaign_id != scene.campaign_id:
+            raise HitRefused({"roll": "No roll of that number in this table's log."})
+    except HitRefused as refused:
+        raise SceneRefused({"roll": next(iter(refused.errors.values()))}) from None
+    if not roll_hits(roll):
+        raise SceneRefused({"roll": "That roll made no hit to mark."})
+    done = roll.hits.select_related("character").first()
+    if done is not None:
+        raise SceneRefused({"roll": f"This hit was already marked ({done.rollable_label})."})
+    return roll
+
+
+def _member_raw(system: str, roll: RollEntry) -> dict[str, str]:
+    """A logged hit as a minion's hit fields: O.R.E.'s location by height and the weapon's
+    damage by width (001:L163, L221-L228; a minor NPC has no armor), 1o3d10's damage."""
+    facts = roll.facts
+    if system == "ore":
+        read = ore_combat.weapon_damage(str(facts["damage"]), int(facts["width"]))
+        slug = read.locations[0] if read.locations else LOCATION_BY_HEIGHT[facts["height"]].slug
+        return {"location": LOCATION_BY_SLUG[slug].slug, "damage": str(max(1, read.points))}
+    return {"damage": str(max(1, int(facts["damage"])))}
+
+
+def _hit_member(
+    user, member: MinionMember, system: str, settings: dict, raw, roll: RollEntry | None
+) -> str:
     group = MinionGroup.objects.select_for_update().select_related("block").get(pk=member.group_id)
     member = MinionMember.objects.select_for_update().get(pk=member.pk)
     rules = npc_rules(system)
+    fields = _member_raw(system, roll) if roll is not None else raw
     try:
-        member.wounds = rules.hit(group.block.sheet, settings, member.wounds, raw)
+        member.wounds = rules.hit(group.block.sheet, settings, member.wounds, fields)
     except InvalidHit as refused:
         raise SceneRefused({refused.field: refused.message}) from None
     member.save(update_fields=["wounds"])
@@ -393,14 +450,47 @@ def _hit_member(member: MinionMember, system: str, settings: dict, raw) -> str:
     group.version += 1
     group.save(update_fields=["version"])
     condition = rules.condition(group.block.sheet, settings, member.wounds)
-    return f"{group.name} {member.label}: {condition.label}"
+    done = f"{group.name} {member.label}: {condition.label}"
+    if roll is not None:
+        # The roll is marked once: its hit entry follows it, kept from the players while the
+        # block is a hidden NPC (its minions' names are the GMs').
+        hidden = hidden_npc_characters(group.campaign).filter(pk=group.block_id).exists()
+        RollEntry.objects.create(
+            kind=RollEntry.Kind.HIT,
+            follows=roll,
+            campaign_id=group.campaign_id,
+            character=group.block,
+            author=user,
+            secret=roll.secret or hidden,
+            system=system,
+            rollable_key="hit",
+            rollable_label=f"Hit on {group.name} {member.label}"[:200],
+            modifiers=f"{roll.rollable_label} by {roll.character.name}"[:400],
+            outcome="wounds marked",
+            summary=done[:300],
+            details=[],
+            total=None,
+            success=True,
+            options={},
+            odds="",
+            odds_percent="",
+            facts=dict(fields),
+        )
+        roll_logged(group.campaign_id, group.block_id)
+    return done
 
 
-def _hit_character(user, character: Character, system: str, settings: dict, raw) -> str:
+def _hit_character(
+    user, character: Character, system: str, settings: dict, raw, roll: RollEntry | None
+) -> str:
     if system in MARKS_ON_SHEET:
         try:
             entry = hit_mark(
-                user=user, target_id=character.pk, raw=raw, expected_version=character.version
+                user=user,
+                target_id=character.pk,
+                raw=raw,
+                expected_version=character.version,
+                roll_id=roll.pk if roll is not None else None,
             )
         except HitRefused as refused:
             raise SceneRefused(refused.errors) from None
@@ -448,6 +538,7 @@ class Tracker:
     source: str
     ties: str
     typed_help: str
+    rolls: list[RollEntry] = field(default_factory=list)
 
 
 def _label(participant: Participant) -> str:
@@ -505,4 +596,5 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
             if gm:
                 row.fields = hit_fields(scene, p)
         rows.append(row)
-    return Tracker(scene, gm, rows, rules.SOURCE, rules.TIES, rules.TYPED_HELP)
+    rolls = appliable_rolls(scene) if gm else []
+    return Tracker(scene, gm, rows, rules.SOURCE, rules.TIES, rules.TYPED_HELP, rolls)
