@@ -102,7 +102,7 @@ def test_the_sheet_page_shows_its_systems_link_and_what_the_file_cannot_hold(
     page = client.get(reverse("character_sheet", args=[jax.pk])).content.decode()
     assert foundry_url(jax, "foundry_od6s") in page and "Foundry OD6S actor" in page
     assert "Foundry WoD20 actor" not in page
-    assert "Not in the Foundry file (6)" in page
+    assert "Not in the Foundry file (5)" in page
     assert "the quote: an OD6S actor has no field for it" in page
     page = client.get(reverse("character_sheet", args=[kira.pk])).content.decode()
     assert foundry_url(kira, "foundry_wod20") in page and "Foundry OD6S actor" not in page

@@ -304,7 +304,8 @@ def _item(
         )
         sheet.weapon(
             name,
-            shown(pips) if pips else "",
+            # A muscle-powered weapon adds its score to Strength (weapon.ts `damage.muscle`).
+            ("STR+" if damage.get("muscle") is True else "") + shown(pips) if pips else "",
             shown_range,
             str(foundry.field(data, "ammo") or ""),
             where,

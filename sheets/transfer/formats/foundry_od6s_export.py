@@ -75,6 +75,13 @@ def _spoken(text: str) -> str:
     return " ".join(plain(text).split())
 
 
+def _power_found(name: str) -> str:
+    """The key the OD6S reader gives a Force power of that name (WegBuilder.power)."""
+    spoken = _spoken(name)
+    found = slugify(spoken)
+    return found if found in POWER_BY_SLUG else _POWER_BY_LABEL.get(spoken.casefold(), found)
+
+
 def _code(text: str) -> int | None:
     """The pips of `text` when it is exactly a die code the reader writes back the same."""
     try:
@@ -413,11 +420,7 @@ def _force(sheet: dict, out: Export, npc: bool) -> None:
             name, skills = POWER_BY_SLUG[slug].label, POWER_BY_SLUG[slug].skills
         else:
             name, skills = custom["name"], custom["skills"]
-            spoken = _spoken(name)
-            found = slugify(spoken)
-            found = (
-                found if found in POWER_BY_SLUG else _POWER_BY_LABEL.get(spoken.casefold(), found)
-            )
+            spoken, found = _spoken(name), _power_found(name)
             if found != slug or spoken != name:
                 out.lose(
                     f"the Force power “{cut(name)}” as the sheet's own",
@@ -450,7 +453,13 @@ def _force(sheet: dict, out: Export, npc: bool) -> None:
                 }
             },
         )
-    for slug in set(force["custom_powers"]) - set(force["powers"]):
+    # A taken power of the same name brings an untaken one's key back.
+    landed = {
+        _power_found(force["custom_powers"][taken]["name"])
+        for taken in force["powers"]
+        if taken in force["custom_powers"]
+    }
+    for slug in set(force["custom_powers"]) - set(force["powers"]) - landed:
         out.lose(
             f"the Force power “{cut(force['custom_powers'][slug]['name'])}” not taken",
             "OD6S lists the powers an actor has",
@@ -497,12 +506,16 @@ def _weapons(sheet: dict, out: Export) -> None:
         elif strength is not None and _code(strength.group(2).strip()) is not None:
             # A muscle-powered weapon: Strength plus the score (weapon.ts `damage.muscle`).
             system["damage"] = {"score": _code(strength.group(2).strip()), "muscle": True}
-        if damage and pips is None:
+        written = system.get("damage", {})
+        back = (
+            ("STR+" if written.get("muscle") else "") + shown(written["score"]) if written else ""
+        )
+        if damage != back:
             out.lose(
                 f"the weapon “{cut(name)}”'s damage “{cut(damage, 20)}”",
-                "OD6S keeps damage as dice (and a Strength flag): the dice come back alone"
-                if "damage" in system
-                else "OD6S keeps damage as dice only",
+                f"OD6S keeps damage as dice and a Strength flag: it comes back as “{back}”"
+                if back
+                else "OD6S keeps damage as dice (and a Strength flag) only",
                 f"weapons.{index}.damage",
             )
         ranges = weapon["range"].split("/") if weapon["range"] else []
