@@ -93,3 +93,105 @@ def weapon_modification_re(level: int, value: int, *, worker: str = "self"):
         return vehicles.modification("weapon", level, value, worker=worker)
     except ValueError as refused:
         raise InvalidEdit("level", str(refused)) from None
+
+
+# --- 1E: a weapon's damage bought up a pip on the ledger (003:1008-1066) -------------------------
+
+# The technology roll's named difficulty as a number: the low end of its band (003:2673-2677).
+TECH_DIFFICULTY_NUMBER = {
+    "Very Easy": 3,
+    "Easy": 6,
+    "Moderate": 11,
+    "Difficult": 16,
+    "Very Difficult": 21,
+}
+TECHNOLOGY_SKILL = "technology"  # a Knowledge skill (003:2990)
+CREDITS_PER_POINT = vehicles.IMPROVEMENT_SCALE["character"][1]  # 003:1022
+
+
+@dataclass(frozen=True)
+class GearStep:
+    index: int
+    label: str
+    from_damage: str
+    to_damage: str
+    skill_points: int
+    credits: int
+    technology: str
+    difficulty: int
+    time: str
+
+
+def _raised(damage: str) -> str:
+    text = damage.strip().upper()
+    strength = text.startswith("STR")
+    code = DieCode.parse(_own_code(damage))
+    raised = DieCode.from_pips(code.total_pips + 1)
+    return f"STR{raised.format(signed=True)}" if strength else str(raised)
+
+
+def weapon_step(sheet: dict, index: int) -> GearStep:
+    """The next pip on the damage of the sheet's weapon row `index` (1E), priced from the
+    weapon's stock code (kept on the row from its first improvement)."""
+    if sheet.get("edition") != "1e":
+        raise InvalidEdit("weapon", "1st edition improves gear with skill points (003:1006).")
+    weapons = sheet["weapons"]
+    if not 0 <= index < len(weapons):
+        raise InvalidEdit("weapon", "Choose one of the sheet's weapons.")
+    row = weapons[index]
+    if not row["damage"]:
+        raise InvalidEdit("weapon", f"{row['name']} has no damage code to improve.")
+    step = weapon_improvement_1e(row["damage"], row.get("stock") or row["damage"])
+    return GearStep(
+        index,
+        f"{row['name']} damage",
+        row["damage"],
+        _raised(row["damage"]),
+        step.skill_points,
+        step.credits,
+        step.technology,
+        TECH_DIFFICULTY_NUMBER[step.technology],
+        step.time,
+    )
+
+
+def weapon_steps(sheet: dict) -> list[GearStep]:
+    """Every weapon row of a 1E sheet that can be improved, with its next pip's price."""
+    found = []
+    for index in range(len(sheet.get("weapons", []))):
+        try:
+            found.append(weapon_step(sheet, index))
+        except InvalidEdit:
+            continue
+    return found
+
+
+def bought(sheet: dict, step: GearStep, *, works: bool) -> dict:
+    """The sheet after paying for `step`: the credits go either way; the damage rises only
+    when the technology roll worked (003:1060: else the points are wasted)."""
+    if sheet["gear"]["credits"] < step.credits:
+        raise InvalidEdit(
+            "credits", f"It costs {step.credits} credits; {sheet['gear']['credits']} in hand."
+        )
+    new = {**sheet, "weapons": [dict(row) for row in sheet["weapons"]]}
+    new["gear"] = dict(sheet["gear"], credits=sheet["gear"]["credits"] - step.credits)
+    row = new["weapons"][step.index]
+    row.setdefault("stock", None)
+    row["stock"] = row["stock"] or step.from_damage
+    if works:
+        row["damage"] = step.to_damage
+    return new
+
+
+def unbought(sheet: dict, index: int, *, from_damage: str, to_damage: str, credits: int) -> dict:
+    """The sheet with a weapon purchase undone: its credits back, its damage as before."""
+    weapons = sheet["weapons"]
+    if not 0 <= index < len(weapons) or weapons[index]["damage"] != to_damage:
+        raise InvalidEdit("weapon", "The weapon changed since: undo the later purchases first.")
+    new = {**sheet, "weapons": [dict(row) for row in weapons]}
+    new["gear"] = dict(sheet["gear"], credits=sheet["gear"]["credits"] + credits)
+    row = new["weapons"][index]
+    row["damage"] = from_damage
+    if row.get("stock") == from_damage:
+        row.pop("stock")  # back at its stock code: nothing bought on it any more
+    return new

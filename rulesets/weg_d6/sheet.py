@@ -233,6 +233,11 @@ class Weapon(SheetModel):
     range: text(WEAPON_TEXT_LIMITS["range"]) = ""
     ammo: text(WEAPON_TEXT_LIMITS["ammo"]) = ""
     compendium: PickedFrom = None
+    # The damage before its first improvement (1E, 003:1064: the technology roll counts the
+    # pips added to it); absent on a weapon never improved.
+    stock: Annotated[
+        str | None, Field(max_length=WEAPON_TEXT_LIMITS["damage"], exclude_if=lambda v: v is None)
+    ] = None
 
 
 class Gear(SheetModel):

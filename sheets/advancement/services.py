@@ -28,6 +28,7 @@ from rulesets.ore import awards as ore_awards
 from rulesets.ore import rules as ore_rules
 from rulesets.registry import get_ruleset
 from rulesets.weg_d6 import darkside as weg_darkside
+from rulesets.weg_d6 import gear as weg_gear
 from sheets.advancement.figures import (
     INCOME,
     KEPT_FIGURES,
@@ -1468,6 +1469,8 @@ def _entry_pk(raw: Any) -> int:
 
 
 def _refund(character: Character, user: AbstractBaseUser, entry: LedgerEntry, why: str):
+    if entry.trait.startswith(GEAR_TRAIT):
+        return _gear_refund(character, user, entry, why)
     # A raise undone is no longer trained for.
     Training.objects.filter(entry=entry, finished=False).update(
         finished=True, note="Its purchase was undone"
@@ -1983,4 +1986,138 @@ def _consumption_roll(character: Character, user, sheet: dict, rng: random.Rando
         odds_percent=percent_text(chance),
         question=f"1D above {held}: not consumed"[:200],
         facts={"consumed": lost, "dark_side_points": held},
+    )
+
+
+# --- WEG 1E: improving a weapon with skill points and credits (003:1006-1066) ------------------
+
+GEAR_TRAIT = "gear.weapon."
+
+
+def gear_steps(character: Character) -> list:
+    """What the owner may improve now: each weapon's next damage pip (1E, in play)."""
+    if character.system != "weg_d6" or character.sheet.get("stage") != Stage.PLAY:
+        return []
+    return weg_gear.weapon_steps(character.sheet)
+
+
+def improve_gear(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    weapon: Any,
+    expected_version: int,
+    rng: random.Random | None = None,
+) -> LedgerEntry:
+    """Buy the next pip of a weapon's damage (1E): its skill points from the ledger, its
+    credits from the sheet (10 a point at the character scale), then the owner's technology
+    roll at the pip's difficulty (003:1060-1066), rolled on the server and logged with its
+    odds. A failed roll wastes the points and the credits and leaves the weapon as it was;
+    either way the one entry's undo gives both back."""
+    with transaction.atomic():
+        character, access = _lock(user, character_id, Need.EDIT, expected_version)
+        if not access.owner:
+            raise LedgerRefused("Only the character's player improves its gear.", "weapon")
+        if character.system != "weg_d6" or character.sheet.get("stage") != Stage.PLAY:
+            raise LedgerRefused("A 1st-edition WEG sheet in play improves its gear.", "weapon")
+        text = str(weapon or "").strip()
+        index = int(text) if text.isascii() and text.isdigit() and len(text) < 4 else -1
+        try:
+            step = weg_gear.weapon_step(character.sheet, index)
+        except InvalidEdit as refused:
+            raise LedgerRefused(refused.message, "weapon") from None
+        known, unit = figures(character), unit_of(character)
+        if step.skill_points > known.balance:
+            raise LedgerRefused(
+                f"It costs {step.skill_points} {unit}; {known.balance} left."
+                f"{_held_note(character, known)}",
+                "weapon",
+            )
+        ruleset, settings = get_ruleset(character.system), _settings(character)
+        sheet = character.sheet
+        roll_of = _technology_roll(ruleset, sheet, settings)
+        options = {"difficulty": step.difficulty}
+        odds = ruleset.odds(roll_of, options)
+        result = ruleset.roll(roll_of, options, rng or dice_random())
+        try:
+            sheet = ruleset.validate_sheet(weg_gear.bought(sheet, step, works=result.success))
+        except InvalidEdit as refused:
+            raise LedgerRefused(refused.message, "weapon") from None
+        roll_logged(character.campaign_id, character.pk)  # to the log's open pages, on commit
+        log = RollEntry.objects.create(
+            campaign_id=character.campaign_id,
+            character=character,
+            author=user,
+            system=character.system,
+            rollable_key=f"{GEAR_TRAIT}{index}.technology"[:120],
+            rollable_label=f"{step.label}: technology roll"[:200],
+            pool=f"{roll_of.label} against {step.difficulty} ({step.technology})"[:120],
+            options=options,
+            dice=list(result.dice),
+            kept=result.kept[:200],
+            outcome="improved" if result.success else "points wasted",
+            summary=f"{step.label} {step.from_damage} → {step.to_damage}: {result.summary}"[:300],
+            details=list(result.details),
+            total=result.total,
+            success=result.success,
+            odds=f"{odds.success.numerator}/{odds.success.denominator}",
+            odds_percent=odds.percent,
+            question=odds.question[:200],
+            facts={"credits": step.credits},
+        )
+        words = "improved" if result.success else "the technology roll failed: nothing changes"
+        return _write(
+            character,
+            user,
+            f"{step.label} {step.from_damage} → {step.to_damage}: {step.skill_points} {unit} "
+            f"and {step.credits} credits, {words}",
+            sheet=sheet,
+            kind=Kind.PURCHASE,
+            amount=-step.skill_points,
+            trait=f"{GEAR_TRAIT}{index}",
+            trait_label=step.label[:200],
+            from_value=step.from_damage,
+            to_value=step.to_damage if result.success else step.from_damage,
+            unchanged=not result.success,
+            roll=log,
+            reason=f"{step.credits} credits, {step.time}; technology {step.technology}: {words}"[
+                :REASON_MAX
+            ],
+        )
+
+
+def _technology_roll(ruleset, sheet: dict, settings: dict):
+    rollables = {r.key: r for r in ruleset.rollables(sheet, settings)}
+    return rollables.get(f"skill.{weg_gear.TECHNOLOGY_SKILL}") or rollables["attr.knowledge"]
+
+
+def _gear_refund(character: Character, user, entry: LedgerEntry, why: str) -> LedgerEntry:
+    """Undo a weapon's pip: the skill points and the credits back, the damage as before."""
+    index = int(entry.trait.removeprefix(GEAR_TRAIT))
+    credits = -entry.amount * weg_gear.CREDITS_PER_POINT
+    try:
+        sheet = weg_gear.unbought(
+            character.sheet,
+            index,
+            from_damage=entry.from_value,
+            to_damage=entry.to_value,
+            credits=credits,
+        )
+        sheet = get_ruleset(character.system).validate_sheet(sheet)
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message) from None
+    return _write(
+        character,
+        user,
+        f"Undid {entry.trait_label} {entry.from_value}: {-entry.amount} {entry.unit} and "
+        f"{credits} credits back",
+        sheet=sheet,
+        kind=Kind.REFUND,
+        amount=-entry.amount,
+        trait=entry.trait,
+        trait_label=entry.trait_label,
+        from_value=entry.to_value,
+        to_value=entry.from_value,
+        reason=why or "Undone",
+        undoes=entry,
     )

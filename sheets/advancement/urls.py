@@ -27,5 +27,6 @@ urlpatterns = [
         name="ledger_end_adventure",
     ),
     path("characters/<int:pk>/ledger/dark-side/", views.ledger_dark_side, name="ledger_dark_side"),
+    path("characters/<int:pk>/ledger/gear/", views.ledger_gear, name="ledger_gear"),
     path("campaigns/<int:campaign_id>/award/", views.campaign_award, name="campaign_award"),
 ]

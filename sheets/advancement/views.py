@@ -86,6 +86,8 @@ def _ledger_page(
             else []
         ),
         "correctable": ledger.correctable(character) if may_award(access, character) else [],
+        # WEG 1E: each weapon's next damage pip, bought with skill points (003:1006-1066).
+        "gear_steps": ledger.gear_steps(character) if access.owner else [],
         # WEG: the GM's Dark Side decisions (003:1708-1730, 002:823-827).
         "dark_side_actions": (
             ledger.dark_side_actions(character) if may_award(access, character) else []
@@ -172,7 +174,7 @@ def _sections(character: Character, quotes: list[Quote], search: str) -> list[Qu
 def _forms_shown(access: CharacterAccess, character: Character) -> set[str]:
     shown = {"undo"}
     if access.owner:
-        shown |= {"buy", "ask"}
+        shown |= {"buy", "ask", "gear"}
     if may_award(access, character):
         shown |= {"award", "correct", "correct_trait", "consent", "training", "dark_side"}
     if access.gm and character.campaign_id is not None:
@@ -231,6 +233,22 @@ def ledger_award(request: HttpRequest, pk: int) -> HttpResponse:
             character_id=pk,
             amount=request.POST.get("amount", ""),
             reason=request.POST.get("reason", ""),
+            expected_version=_version(request),
+        ),
+    )
+
+
+@require_POST
+@login_required
+def ledger_gear(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request,
+        pk,
+        "gear",
+        lambda: ledger.improve_gear(
+            user=request.user,
+            character_id=pk,
+            weapon=request.POST.get("weapon", ""),
             expected_version=_version(request),
         ),
     )
