@@ -24,5 +24,9 @@ urlpatterns = [
     path("", include("sheets.npcs.urls")),
     path("", include("sheets.vehicles.urls")),
     path("", include("sheets.scenes.urls")),
+    # The HTTP API for a table's tools (personal access tokens; docs at /api/docs).
+    path("api/", include("sheets.api.urls")),
+    # Live pages: the sheet's and the table's event streams (sheets/live).
+    path("", include("sheets.live.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -93,3 +93,34 @@ class PreferencesForm(forms.Form):
         required=False,
         label="Mail me when a GM approves my sheet or asks for changes",
     )
+
+
+class AccessTokenForm(forms.Form):
+    """A new personal access token for the HTTP API: what it is for, what it may do, how
+    long it lasts (sheets/accounts/services.py checks each again)."""
+
+    name = forms.CharField(
+        max_length=100,
+        label="Token name",
+        help_text="The tool that will use it, e.g. 'Dice bot on our Discord'.",
+    )
+    scopes = forms.MultipleChoiceField(
+        choices=[],
+        widget=forms.CheckboxSelectMultiple,
+        label="It may",
+        error_messages={"required": "Tick at least one thing the token may do."},
+    )
+    expiry = forms.ChoiceField(
+        choices=[
+            ("30", "30 days"),
+            ("90", "90 days"),
+            ("365", "A year"),
+            ("never", "Until I revoke it"),
+        ],
+        initial="90",
+        label="It lasts",
+    )
+
+    def __init__(self, *args, scopes: dict[str, str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["scopes"].choices = list(scopes.items())

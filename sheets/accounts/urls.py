@@ -21,5 +21,7 @@ urlpatterns = [
         name="password_reset_confirm",
     ),
     path("settings/", views.preferences, name="account_settings"),
+    path("settings/tokens/", views.token_create, name="access_token_create"),
+    path("settings/tokens/<int:pk>/revoke/", views.token_revoke, name="access_token_revoke"),
     *(pattern for pattern in auth_urls.urlpatterns if pattern.name not in OURS),
 ]

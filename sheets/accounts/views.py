@@ -4,13 +4,16 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from sheets.accounts import services
 from sheets.accounts.forms import (
+    AccessTokenForm,
     LoginForm,
     PreferencesForm,
     SignupForm,
@@ -114,6 +117,62 @@ def preferences(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "registration/preferences.html",
-        {"form": form},
+        {"form": form, **_tokens_context(request.user)},
         status=400 if form.errors else 200,
     )
+
+
+# Personal access tokens for the HTTP API (sheets/api), on the same settings page ----------
+
+
+def _tokens_context(user, form: AccessTokenForm | None = None, secret: str = "") -> dict:
+    return {
+        "tokens": list(services.live_tokens(user)),
+        "token_form": form or AccessTokenForm(scopes=services.SCOPES),
+        "token_scopes": services.SCOPES,
+        "new_secret": secret,
+        "now": timezone.now(),
+    }
+
+
+def _settings_with_tokens(
+    request: HttpRequest, token_form: AccessTokenForm | None, secret: str, status: int
+) -> HttpResponse:
+    profile = services.profile_for(request.user)
+    form = PreferencesForm(
+        initial={
+            "email": request.user.email,
+            "mail_on_submit": profile.mail_on_submit,
+            "mail_on_decision": profile.mail_on_decision,
+        }
+    )
+    context = {"form": form, **_tokens_context(request.user, token_form, secret)}
+    return render(request, "registration/preferences.html", context, status=status)
+
+
+@require_POST
+@login_required
+def token_create(request: HttpRequest) -> HttpResponse:
+    """Make a token and show its secret, once: the page is drawn here, not redirected to,
+    so the secret is stored nowhere (no session, no URL); a reload asks before posting."""
+    form = AccessTokenForm(request.POST, scopes=services.SCOPES)
+    if form.is_valid():
+        try:
+            _token, secret = services.token_create(user=request.user, **form.cleaned_data)
+        except services.TokenRefused as refused:
+            for field, message in refused.errors.items():
+                form.add_error(field, message)
+        else:
+            return _settings_with_tokens(request, None, secret, 200)
+    return _settings_with_tokens(request, form, "", 400)
+
+
+@require_POST
+@login_required
+def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        token = services.token_revoke(user=request.user, token_id=pk)
+    except LookupError:
+        raise Http404("No such token.") from None
+    messages.success(request, f"The token '{token.name}' is revoked: it opens nothing now.")
+    return redirect(f"{reverse('account_settings')}#tokens")
