@@ -14,8 +14,13 @@ from sheets.npcs.models import Npc
 
 def npc_state(character: Character, state: SheetState) -> SheetState:
     """`state` judged as an NPC's when `character` is one; as it is otherwise."""
-    quick = Npc.objects.filter(pk=character.pk).values_list("quick", flat=True).first()
-    if quick is None:
+    # The mark is read with the row (`character_for` selects it); an unsaved sheet, like
+    # the print warm-up's (Django's documented `_state.adding`), has none and asks nothing.
+    if character._state.adding:
+        return state
+    try:
+        quick = character.npc.quick
+    except Npc.DoesNotExist:
         return state
     report = npc_rules(character.system).npc_report(
         state.sheet, character.readings_in_force, quick=quick

@@ -94,8 +94,9 @@ class WegD6Layout(Layout):
             "wounds",
             "Wound status",
             body="rulesets/weg_d6/_wounds.html",
+            prefixes=("wound.",),
             shows_derived=("wound",),
-            uses_extra=("weg_wounds", "weg_wound_advice"),
+            uses_extra=("weg_wounds", "weg_wound_advice", "edition_1e"),
         ),
         Section(
             "force",
@@ -362,7 +363,9 @@ def _shown(trait: str, value: int) -> str:
 
 def _training(character: Character) -> tuple[dict, ...]:
     """What the character trains for now (the ledger's record, 002:43-59, 003:1762)."""
-    if character.pk is None:
+    # An unsaved sheet (the print warm-up's, Django's documented `_state.adding`) has no
+    # ledger and asks the database nothing.
+    if character._state.adding:
         return ()
     found = Training.objects.filter(character_id=character.pk, finished=False).select_related(
         "entry"
