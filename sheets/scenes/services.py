@@ -315,11 +315,10 @@ def turn_step(
 # Hits ------------------------------------------------------------------------------------------
 
 
-def hit_fields(scene: Scene, participant: Participant) -> tuple[HitField, ...]:
+def hit_fields(scene: Scene, participant: Participant, settings: dict) -> tuple[HitField, ...]:
     """What a hit on this participant asks for: a minion's fields, or the sheet's (the
     roll log's hand-entered hit, for the systems that mark one on a sheet)."""
     system = scene.campaign.system
-    settings = _settings(scene.campaign)
     if participant.kind in (Kind.GROUP, Kind.MEMBER):
         return npc_rules(system).hit_fields(_sheet(participant), settings)
     if participant.kind != Kind.CHARACTER:
@@ -594,7 +593,7 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
                     for m in members.get(p.group_id, [])
                 ]
             if gm:
-                row.fields = hit_fields(scene, p)
+                row.fields = hit_fields(scene, p, settings)
         rows.append(row)
     rolls = appliable_rolls(scene) if gm else []
     return Tracker(scene, gm, rows, rules.SOURCE, rules.TIES, rules.TYPED_HELP, rolls)

@@ -47,6 +47,7 @@ from sheets.campaigns.services import (
 from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
 from sheets.characters.state import forget_sheet_states, states_not_kept
+from sheets.perf.management.commands._scene_bench import measure_scene
 from sheets.printing.pdf import PDF_CACHE, character_document, render_character_pdf
 from sheets.storage import minified
 
@@ -129,6 +130,7 @@ class Command(BaseCommand):
             self.measure_system(info.key, info.name, user, client, runs)
         if not self.edits_only:
             self.measure_dashboard(runs)
+            measure_scene(self.stdout.write, runs)  # issue 28: 30 in a scene
 
     def measure_system(self, key: str, name: str, user, client: Client, runs: int) -> None:
         out = self.stdout.write
