@@ -315,10 +315,13 @@ def turn_step(
 # Hits ------------------------------------------------------------------------------------------
 
 
-def hit_fields(scene: Scene, participant: Participant, settings: dict) -> tuple[HitField, ...]:
+def hit_fields(
+    scene: Scene, participant: Participant, settings: dict | None = None
+) -> tuple[HitField, ...]:
     """What a hit on this participant asks for: a minion's fields, or the sheet's (the
     roll log's hand-entered hit, for the systems that mark one on a sheet)."""
     system = scene.campaign.system
+    settings = _settings(scene.campaign) if settings is None else settings
     if participant.kind in (Kind.GROUP, Kind.MEMBER):
         return npc_rules(system).hit_fields(_sheet(participant), settings)
     if participant.kind != Kind.CHARACTER:
