@@ -47,7 +47,7 @@ from rulesets.core.parsing import (
     parse_whole,
 )
 from rulesets.core.stage import STAGE_TRAIT, change_stage
-from rulesets.weg_d6 import costs, darkside, traits
+from rulesets.weg_d6 import costs, darkside, traits, wounds
 from rulesets.weg_d6.data import (
     ATTRIBUTE_ALIASES,
     ATTRIBUTE_BY_SLUG,
@@ -595,6 +595,10 @@ def wound_choices(sheet: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
 
 
 def _edit_wound(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping) -> None:
+    if rest == "hit":
+        # 1E: a damage roll against the Strength roll, read on the damage summary (003:472).
+        sheet["wound"] = wounds.wound_after_hit(sheet, trait, raw)
+        return
     if rest:
         raise _unknown(trait)
     if raw == "wounded_twice" and sheet["edition"] == EDITION_1E:

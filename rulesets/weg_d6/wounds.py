@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets.core import InvalidEdit
-from rulesets.weg_d6.data import EDITION_RE, WOUND_LADDER
+from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, WOUND_LADDER
 
 # --- R&E (002:559-565) -------------------------------------------------------------------------
 
@@ -86,16 +86,35 @@ def hit_1e(damage: int, strength: int, *, stun: bool) -> Hit:
 
 
 def worse_wound(current: str, hit: str | None, edition: str) -> str:
-    """The wound after a hit: the more serious of the two; a wound on a wounded character
-    moves one level down the edition's ladder (1E: wounded again incapacitates, 003:1840)."""
+    """The wound after a hit: the chart's level when it is worse; otherwise a wound on a
+    character already wounded moves one level down the edition's ladder (1E: wounded again
+    incapacitates, 003:1840; R&E: wounded twice, then incapacitated, 002:555-557; the seeds
+    say no more, so a hurt character hurt again always moves one level)."""
     ladder = WOUND_LADDER[edition]
     if hit is None:
         return current
     now = ladder.index(current) if current in ladder else 0
     new = ladder.index(hit)
-    if new == now and new:
+    if new <= now and now:
         return ladder[min(now + 1, len(ladder) - 1)]
     return ladder[max(now, new)]
+
+
+def wound_after_hit(sheet: Mapping[str, Any], trait: str, raw: str) -> str:
+    """The 1E wound level after a hit from a weapon not set on stun: "damage|strength", the
+    two rolls' totals (the sheet's add-row form joins them). A stun result marks a healthy
+    character stunned; a wound moves down the ladder (a second wound incapacitates)."""
+    if sheet["edition"] != EDITION_1E:
+        raise InvalidEdit(trait, "R&E reads hits on the core book's chart: set the level.")
+    parts = [part.strip() for part in raw.replace(",", "|").split("|")]
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) < 5 for p in parts):
+        raise InvalidEdit(trait, "Give the damage roll and the Strength roll, whole numbers.")
+    hit = hit_1e(int(parts[0]), int(parts[1]), stun=False)
+    current = sheet["wound"]
+    if hit.stuns and current == "healthy":
+        return "stunned"
+    base = "healthy" if current == "stunned" else current
+    return worse_wound(base, hit.wound, EDITION_1E) if hit.wound else current
 
 
 @dataclass(frozen=True)

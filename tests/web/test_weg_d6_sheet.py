@@ -238,7 +238,9 @@ def test_switching_to_first_edition_renames_points_and_drops_wounded_twice(playe
     text = response.content.decode()
     assert "Skill points" in row(text, "points.character")
     assert "next: 5 SP" in row(text, "skill.blaster")
-    assert "trait-wound" in sent(text) and 'value="wounded_twice"' not in row(text, "wound")
+    # The wound section is drawn again whole: 1E adds the hit form beside the track.
+    assert swapped(text, "wounds") and 'value="wounded_twice"' not in row(text, "wound")
+    assert 'id="trait-wound-hit"' in section(text, "wounds")
     assert "1st edition has no specializations." in text
     assert swapped(text, "skills") and 'name="spec.add"' not in section(text, "skills")
 

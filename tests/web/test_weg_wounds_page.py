@@ -64,3 +64,20 @@ def test_a_1e_hero_not_mortally_wounded_has_no_mortal_roll(client, player):
     url = reverse("character_roll", args=[hero.pk, wounds.MORTAL_KEY])
     assert client.post(url, {"rounds": "3", "campaign": ""}).status_code == 400
     assert not RollEntry.objects.filter(character=hero).exists()
+
+
+def test_a_1e_hit_is_marked_beside_the_track_and_a_bad_one_named_there(client, player):
+    hero = _hero(player, "1e", "wounded")
+    client.force_login(player)
+    page = client.get(reverse("character_sheet", args=[hero.pk])).content.decode()
+    assert 'id="trait-wound-hit"' in page
+    url = reverse("character_edit", args=[hero.pk])
+    data = {"only": "wound.hit", "wound.hit": "11", "wound.hit.1": "9", "version": hero.version}
+    client.post(url, data)
+    hero.refresh_from_db()
+    assert hero.sheet["wound"] == "incapacitated"  # wounded again (003:1840)
+    bad = data | {"wound.hit": "lots", "version": hero.version}
+    response = client.post(url, bad, headers={"HX-Request": "true"})
+    assert "Give the damage roll and the Strength roll" in response.content.decode()
+    hero.refresh_from_db()
+    assert hero.sheet["wound"] == "incapacitated"

@@ -71,8 +71,9 @@ def test_a_hit_without_whole_totals_is_refused(damage, strength):
         ("1e", "healthy", "wounded", "wounded"),
         ("1e", "wounded", "wounded", "incapacitated"),  # 003:1840
         ("2e_re", "wounded", "wounded", "wounded_twice"),  # 002:555
-        ("2e_re", "wounded_twice", "wounded", "wounded_twice"),
-        ("2e_re", "incapacitated", "wounded", "incapacitated"),
+        ("2e_re", "wounded_twice", "wounded", "incapacitated"),  # 002:557
+        ("2e_re", "incapacitated", "wounded", "mortally_wounded"),
+        ("1e", "mortally_wounded", "wounded", "mortally_wounded"),
         ("1e", "wounded", None, "wounded"),
     ],
 )
@@ -169,3 +170,28 @@ def test_the_stun_minutes_are_2d():
 )
 def test_the_wound_track_offers_what_the_level_allows(edition, wound, sources):
     assert {item.source for item in wounds.advice(sheet(edition, wound))} == sources
+
+
+@pytest.mark.parametrize(
+    ("before", "rolls", "after"),
+    [
+        ("healthy", "4|10", "healthy"),  # twice the damage below Strength: nothing (003:452)
+        ("healthy", "6|10", "stunned"),  # below Strength: stunned
+        ("healthy", "10|10", "wounded"),
+        ("stunned", "10|10", "wounded"),
+        ("wounded", "12|10", "incapacitated"),  # a second wound (003:1840)
+        ("healthy", "20|10", "incapacitated"),
+        ("wounded", "30|10", "mortally_wounded"),
+        ("incapacitated", "10|10", "mortally_wounded"),
+        ("wounded", "6|10", "wounded"),
+    ],
+)
+def test_a_1e_hit_marks_the_track_by_the_damage_summary(before, rolls, after):
+    hurt = sheet("1e", before)
+    assert weg.apply_edit(hurt, "wound.hit", rolls, SETTINGS)["wound"] == after
+
+
+@pytest.mark.parametrize(("edition", "rolls"), [("1e", "12"), ("1e", "x|3"), ("2e_re", "12|10")])
+def test_a_hit_without_two_rolls_or_outside_1e_is_refused(edition, rolls):
+    with pytest.raises(InvalidEdit):
+        weg.apply_edit(sheet(edition, "healthy"), "wound.hit", rolls, SETTINGS)
