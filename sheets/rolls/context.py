@@ -25,6 +25,7 @@ from sheets.rolls.hits import (
     plan_hit,
     readable_roll,
     roll_hits,
+    scene_targets,
 )
 from sheets.rolls.models import RollEntry
 from sheets.rolls.services import (
@@ -242,10 +243,12 @@ def page_context(
                 errors.setdefault(name, message)
     entry = None
     targets: list[Character] = []
+    scenes: list = []
     if rolled is not None:
         entry = RollEntry.objects.filter(pk=rolled, character=character, author=user).first()
         if entry is not None and roll_hits(entry) and not entry.hits.exists():
             targets = list(hit_targets(user, entry))
+            scenes = scene_targets(user, entry)  # a minion in a scene (sheets/scenes)
     return {
         "character": character,
         "access": access,
@@ -264,6 +267,7 @@ def page_context(
         "secret_checked": str(raw.get(SECRET, "")).strip().lower() in YES,
         "entry": entry,
         "hit_targets": targets,
+        "scene_targets": scenes,
         "log": log_for_character(user, character, access),
         "readings": readings_in_force(character, settings),
         "readings_url": readings_url(character),

@@ -117,6 +117,16 @@ def hit_targets(user: User, entry: RollEntry) -> QuerySet[Character]:
     return found.filter(system=entry.system).order_by("name", "pk")
 
 
+def scene_targets(user: User, entry: RollEntry) -> list[Any]:
+    """The scenes of the roll's table where its GM may apply the hit to a participant (a
+    minion has no sheet of its own: the tracker marks it, sheets/scenes); none for a player."""
+    from sheets.scenes.models import Scene  # the scenes app reads this module: no cycle
+
+    if entry.campaign_id is None or campaign_role(user, entry.campaign) is not Role.GM:
+        return []
+    return list(Scene.objects.filter(campaign_id=entry.campaign_id).order_by("-pk")[:3])
+
+
 # The form of a hit ----------------------------------------------------------------------------
 
 

@@ -65,6 +65,8 @@ def _page(
         "candidates": services.candidates(request.user, scene) if view.gm else [],
         "errors": errors,
         "posted": request.POST,
+        # A roll's "apply it in a scene" link: the roll chosen in each hit form.
+        "chosen_roll": request.GET.get("roll", "") or request.POST.get("roll", ""),
     }
     template = "scenes/_tracker.html" if request.htmx else "scenes/detail.html"
     response = render(request, template, context, status=status)

@@ -123,3 +123,15 @@ def test_sets_order_the_ore_scene_by_width_then_height(client, gm, ore_scene):
     assert page.index(f'id="participant-{first.pk}"') < page.index(
         f'id="participant-{hero_row.pk}"'
     )
+
+
+def test_the_roll_offers_its_tables_scenes_to_the_gm_alone(client, gm, player, ore_scene):
+    from sheets.rolls.hits import scene_targets
+
+    scene, hero, _group = ore_scene
+    attack = _attack(player, hero)
+    assert scene_targets(gm, attack) == [scene]
+    assert scene_targets(player, attack) == []
+    client.force_login(gm)
+    page = client.get(reverse("scene_detail", kwargs={"pk": scene.pk}) + f"?roll={attack.pk}")
+    assert f'<option value="{attack.pk}" selected>' in page.content.decode()
