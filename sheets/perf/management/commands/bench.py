@@ -44,9 +44,11 @@ from sheets.campaigns.services import (
     character_bring,
     invitation_create,
 )
+from sheets.campaigns.state import statuses_not_kept
 from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
 from sheets.characters.state import forget_sheet_states, states_not_kept
+from sheets.perf.management.commands._live_bench import measure_live
 from sheets.perf.management.commands._scene_bench import measure_scene
 from sheets.printing.pdf import PDF_CACHE, character_document, render_character_pdf
 from sheets.storage import minified
@@ -104,9 +106,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--edits-only", action="store_true", help="time the edits alone (no odds, PDF, pages)"
         )
+        parser.add_argument(
+            "--pages-only",
+            action="store_true",
+            help="time the GM's dashboard and the ledger page alone (no edits, odds, PDF)",
+        )
 
-    def handle(self, *args, runs: int, edits_only: bool = False, **options) -> None:
+    def handle(
+        self, *args, runs: int, edits_only: bool = False, pages_only: bool = False, **options
+    ) -> None:
         self.edits_only = edits_only
+        self.pages_only = pages_only
         setup_test_environment()
         old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
         try:
@@ -126,11 +136,14 @@ class Command(BaseCommand):
         out = self.stdout.write
         out(f"Datapad bench on {connection.vendor}, {runs} runs each\n")
 
-        for info in ready_systems():
-            self.measure_system(info.key, info.name, user, client, runs)
+        if not self.pages_only:
+            for info in ready_systems():
+                self.measure_system(info.key, info.name, user, client, runs)
         if not self.edits_only:
+            measure_live(out, runs)  # issue 30: the roll log's poll, a stream's read
             self.measure_dashboard(runs)
             measure_scene(self.stdout.write, runs)  # issue 28: 30 in a scene
+            self.measure_ledger(runs)
 
     def measure_system(self, key: str, name: str, user, client: Client, runs: int) -> None:
         out = self.stdout.write
@@ -360,6 +373,8 @@ class Command(BaseCommand):
         medians = {}
         for count in (5, 50):
             url = f"/campaigns/{_bench_table(gm, count).pk}/"
+            gc.collect()
+            gc.freeze()  # as a started worker does (sheets/wsgi.py)
 
             def one_page(url: str = url) -> None:
                 if client.get(url).status_code != 200:
@@ -374,10 +389,84 @@ class Command(BaseCommand):
             out(f"  dashboard, {count:2d} sheets              {describe(page_times)}")
             out(f"  dashboard, {count:2d} sheets: queries     {len(queries):7d}")
             out(f"  dashboard, {count:2d} / trivial logged in {ratio:7.2f}x")
+            # Before the statuses were kept by version: every sheet checked on every view.
+            with statuses_not_kept():
+                unkept = statistics.median(timed(one_page, page_runs))
+            unkept_ratio = unkept / statistics.median(logged_in_times)
+            out(f"  the same, every status checked    {unkept_ratio:7.2f}x   (before issue 30)")
         out(
             f"  dashboard 50 / 5 sheets (median)  {medians[50] / medians[5]:7.2f}x"
-            "   (queries must not grow; time grows with the rule checks)"
+            "   (queries must not grow; only a sheet changed since the last view is checked)"
         )
+        gc.unfreeze()
+
+    def measure_ledger(self, runs: int) -> None:
+        """The Advancement page of a sheet with 10, 100 and 1,000 ledger entries: it shows 25
+        a page, so past the first page its time and queries should not grow with them."""
+        out = self.stdout.write
+        owner = get_user_model().objects.create_user("bench-ledger", password="bench-pass-123")
+        client = Client()
+        client.force_login(owner)
+        page_runs = max(5, runs // 10)
+        out(f"[Advancement (ledger) page, {page_runs} runs each]")
+        logged_in_times = timed(lambda: client.get("/bench/trivial-logged-in/"), page_runs)
+        out(f"  trivial view, logged in           {describe(logged_in_times)}")
+        medians = {}
+        urls = {
+            count: reverse("character_ledger", args=[_bench_ledger(owner, count).pk])
+            for count in (10, 100, 1000)
+        }
+        # As a started worker does (sheets/wsgi.py): what was built so far is out of the
+        # collector's sweeps, which would otherwise land on whichever page is timed.
+        gc.collect()
+        gc.freeze()
+        for count, url in urls.items():
+
+            def one_page(url: str = url) -> None:
+                if client.get(url).status_code != 200:
+                    raise RuntimeError("the bench's ledger page did not answer 200")
+
+            one_page()  # warm: templates, the ruleset's tables
+            page_times = timed(one_page, page_runs)
+            with CaptureQueriesContext(connection) as queries:
+                one_page()
+            medians[count] = statistics.median(page_times)
+            ratio = medians[count] / statistics.median(logged_in_times)
+            out(f"  ledger, {count:4d} entries             {describe(page_times)}")
+            out(f"  ledger, {count:4d} entries: queries    {len(queries):7d}")
+            out(f"  ledger, {count:4d} / trivial logged in {ratio:7.2f}x")
+        out(
+            f"  ledger 1,000 / 10 entries (median) {medians[1000] / medians[10]:6.2f}x"
+            "   (10 rows shown against 25)"
+        )
+        out(
+            f"  ledger 1,000 / 100 entries (median) {medians[1000] / medians[100]:5.2f}x"
+            "   (a page of 25 each: neither time nor queries should grow)"
+        )
+        gc.unfreeze()
+
+
+def _bench_ledger(owner, entries: int) -> Character:
+    """A SWd10 demo sheet whose ledger holds `entries` awards and corrections (written in
+    bulk: the page reads them, how they were written does not matter here)."""
+    from sheets.advancement.models import LedgerEntry
+
+    demo = get_ruleset("swd10").demo_sheet()
+    character = character_create(owner=owner, name=f"Ledger {entries}", system="swd10", sheet=demo)
+    kinds = (LedgerEntry.Kind.AWARD, LedgerEntry.Kind.CORRECTION)
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            character=character,
+            kind=kinds[index % 7 == 6],
+            amount=-1 if index % 7 == 6 else 2,
+            unit="XP",
+            reason=f"Session {index}",
+            author=owner,
+            version=character.version,
+        )
+        for index in range(entries)
+    )
+    return character
 
 
 def _bench_table(gm, sheets: int):
