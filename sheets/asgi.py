@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheets.settings")
+# Connections close with each request here (sheets/settings.py says why).
+os.environ["DATAPAD_ASGI"] = "1"
 application = get_asgi_application()
 
 
@@ -29,7 +32,11 @@ def warm_prints() -> None:
         logging.getLogger(__name__).exception("PDF warm-up failed; the worker starts cold")
 
 
-warm_prints()
+# uvicorn imports the application inside its running event loop, where Django refuses a
+# database query: the warm-up runs in a thread of its own, awaited here.
+warming = threading.Thread(target=warm_prints, name="pdf-warm-up")
+warming.start()
+warming.join()
 # As in sheets/wsgi.py: what is loaded by now stays out of the cycle collector's sweeps.
 gc.collect()
 gc.freeze()

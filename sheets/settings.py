@@ -126,6 +126,12 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
     )
 }
+# Under ASGI (sheets/asgi.py sets DATAPAD_ASGI) each request's sync code runs on a thread
+# of its own, which a kept connection would outlive, one more open connection a request
+# until the database refuses: there each request closes its own (the live streams keep a
+# few on their shared threads, sheets/live/views.py).
+if os.environ.get("DATAPAD_ASGI"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL: the task worker's writes and the pages' reads go on together. IMMEDIATE: a
     # transaction takes the write lock when it begins, so two writers wait their turn (up
@@ -242,6 +248,10 @@ AXES_VERBOSE = False
 # The HTTP API (sheets/api): requests one personal access token may make in a minute
 # (a bot polling the roll log every 2 s makes 30); past them it answers 429 with Retry-After.
 API_REQUESTS_PER_MINUTE = int(os.environ.get("API_REQUESTS_PER_MINUTE", "120"))
+
+# Live pages (sheets/live): how long one event stream lasts before the browser reconnects
+# with Last-Event-ID (bounds what one stream holds; moves viewers onto a restarted server).
+LIVE_STREAM_SECONDS = int(os.environ.get("LIVE_STREAM_SECONDS", "300"))
 
 # Sessions: in the database, or read through Redis when REDIS_URL is set. The cache must be
 # one every worker and app server shares: a per-process cache would keep a logged-out

@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections, connections
+from django.db import connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -52,7 +52,11 @@ def _read(function, *args):
         try:
             return function(*args)
         finally:
-            close_old_connections()
+            # Kept for the thread's next read (the pool of threads is small and lives as
+            # long as the server): closed only when broken, as after a database restart.
+            for each in connections.all(initialized_only=True):
+                if each.errors_occurred and not each.is_usable():
+                    each.close()
 
     return sync_to_async(run, thread_sensitive=False)()
 

@@ -252,6 +252,84 @@
     });
   });
 
+  // Someone else changed this sheet (sheets/live: the stream's "sheet" event fetches the
+  // rows that changed since the version shown). A row holding the field being typed in,
+  // or an edit not saved yet, is not redrawn; the page then keeps its older version, so
+  // the viewer's next edit merges as any edit does ("Also shows changes by ..."), and it
+  // fetches again once the viewer has left the field and every edit is saved.
+  var liveHeld = null;
+  var liveBehind = false;
+
+  function typingIn(target) {
+    var active = document.activeElement;
+    if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && target.contains(active)) {
+      return true;
+    }
+    return Array.from(pending.values()).some(function (edit) {
+      var control = controlOf(edit);
+      return Boolean(control && target.contains(control));
+    });
+  }
+
+  function isLiveFetch(elt) {
+    return Boolean(elt && elt.classList && elt.classList.contains("sheet-live-fetch"));
+  }
+
+  // The stream names the version it saw: nothing to fetch when the page shows it already
+  // (this viewer's own edit, whose answer came first).
+  document.addEventListener("htmx:confirm", function (event) {
+    if (!isLiveFetch(event.detail.elt)) return;
+    var since = document.getElementById("sheet-live-since");
+    var told = event.detail.triggeringEvent && event.detail.triggeringEvent.detail;
+    var version = told && told.data !== undefined ? Number(told.data) : NaN;
+    if (since && version <= Number(since.value)) event.preventDefault();
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!isLiveFetch(event.detail.elt)) return;
+    liveHeld = false;
+    var answer = document.createElement("template");
+    answer.innerHTML = event.detail.serverResponse || "";
+    answer.content.querySelectorAll("[hx-swap-oob][id]").forEach(function (piece) {
+      var target = document.getElementById(piece.id);
+      if (target && typingIn(target)) liveHeld = true;
+    });
+  });
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    if (liveHeld === null) return;
+    var target = event.detail.target;
+    var version = target.id === "sheet-version" || target.id === "sheet-live-since";
+    if (typingIn(target) || (liveHeld && version)) event.detail.shouldSwap = false;
+  });
+
+  // After the answer's swaps (htmx swaps before it ends the request), whatever it was.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isLiveFetch(event.detail.elt) || liveHeld === null) return;
+    liveBehind = liveHeld;
+    liveHeld = null;
+  });
+
+  function catchUp() {
+    if (!liveBehind || pending.size) return;
+    var active = document.activeElement;
+    if (active && active.closest && active.closest("#sheet-form")
+      && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return;
+    var fetcher = document.querySelector(".sheet-live-fetch");
+    liveBehind = false;
+    if (fetcher) htmx.trigger(fetcher, "live-catch-up");
+  }
+
+  document.addEventListener("focusout", function () { window.setTimeout(catchUp, 0); });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    // The page's own edit moved the version: the stream's news of it is no news here.
+    var shown = document.getElementById("sheet-version");
+    var since = document.getElementById("sheet-live-since");
+    if (shown && since && Number(shown.value) > Number(since.value)) since.value = shown.value;
+    window.setTimeout(catchUp, 0);
+  });
+
   document.addEventListener("htmx:afterSettle", function () {
     // A swap may have redrawn a row whose edit is still unsaved: mark it again.
     if (pending.size) drawUnsaved();

@@ -39,6 +39,7 @@ from django.db import connection
 
 from rulesets.registry import get_ruleset, ready_systems
 from sheets.characters.services import character_create
+from sheets.perf.management.commands._live_load import prepare_table, run_live, start_uvicorn
 
 PASSWORD = "load-test-pass-2024"
 VERSION = re.compile(r'<input[^>]*id="sheet-version"[^>]*>')
@@ -168,6 +169,11 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
         parser.add_argument("--port", type=int, default=0, help="default: a free port")
         parser.add_argument("--no-saturate", action="store_true", help="skip no-pause phases")
+        parser.add_argument(
+            "--live",
+            action="store_true",
+            help="only the live table: players at one table on uvicorn, streams open (issue 30)",
+        )
 
     def handle(self, *args, **options) -> None:
         out = self.stdout.write
@@ -188,6 +194,9 @@ class Command(BaseCommand):
             check=True,
         )
         port = options["port"] or _free_port()
+        if options["live"]:
+            self.live(options, env, port)
+            return
         server = self.start_server(port, options["workers"], env)
         try:
             logged_in = [Player(port, name, pk, system) for name, pk, system in players]
@@ -206,6 +215,31 @@ class Command(BaseCommand):
                     self.report(
                         run_phase(f"{label}, {when}", logged_in, kind, pause, options["seconds"])
                     )
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+
+    def live(self, options: dict, env: dict[str, str], port: int) -> None:
+        """The live table (sheets/perf/management/commands/_live_load.py)."""
+        campaign_pk, made = prepare_table(options["players"], PASSWORD)
+        server = start_uvicorn(port, options["workers"], env)
+        try:
+            logged_in = [Player(port, name, pk, system) for name, pk, system in made]
+            self.stdout.write(
+                f"Datapad live load: {len(logged_in)} players at one table, uvicorn "
+                f"{options['workers']} workers, {connection.vendor}, {os.cpu_count()} CPUs"
+            )
+            run_live(
+                self.stdout.write,
+                players=logged_in,
+                campaign_pk=campaign_pk,
+                port=port,
+                seconds=options["seconds"],
+                pause=options["pause"],
+                server=server,
+                run_phase=run_phase,
+                report=self.report,
+            )
         finally:
             server.terminate()
             server.wait(timeout=20)

@@ -1,0 +1,224 @@
+"""`make load`'s live part (issue 30), `manage.py loadtest --live`: N players at one table on
+uvicorn, each with their sheet's stream open, one edit every few seconds each, and rolls
+made at the table. Figures only: the server's CPU per idle connected player, the time from
+a roll to its arrival on the other players' streams (p50/p95), the edits' latency with the
+streams open, and the streams lost."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import CommandError
+
+from rulesets.registry import get_ruleset
+from sheets.campaigns.services import (
+    campaign_create,
+    campaign_join,
+    character_bring,
+    invitation_create,
+)
+from sheets.characters.services import character_create
+from sheets.rolls.services import roll_make, rollables_of
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def prepare_table(count: int, password: str) -> tuple[int, list[tuple[str, int, str]]]:
+    """A SWd10 table of `count` players, each with a demo sheet at it (fresh each run)."""
+    users = get_user_model()
+    users.objects.filter(username__startswith="live-").delete()
+    gm = users.objects.create_user("live-gm", password=password)
+    campaign = campaign_create(user=gm, name="Live load table", system="swd10")
+    link = invitation_create(user=gm, campaign_id=campaign.pk)
+    demo = get_ruleset("swd10").demo_sheet()
+    made = []
+    for index in range(count):
+        name = f"live-{index}"
+        user = users.objects.create_user(name, password=password)
+        campaign_join(user=user, token=link.token)
+        character = character_create(owner=user, name=f"Live {index}", system="swd10", sheet=demo)
+        character_bring(user=user, campaign_id=campaign.pk, character_id=character.pk)
+        made.append((name, character.pk, "swd10"))
+    return campaign.pk, made
+
+
+def start_uvicorn(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen:
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "sheets.asgi:application",
+            "--workers",
+            str(workers),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--timeout-graceful-shutdown",
+            "2",
+        ],
+        cwd=settings.BASE_DIR,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/")
+            if conn.getresponse().status == 200:
+                return server
+        except OSError:
+            time.sleep(0.2)
+    server.terminate()
+    raise CommandError("uvicorn did not start")
+
+
+def server_cpu_seconds(pid: int) -> float:
+    """CPU time of the server process and its workers (Linux /proc)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / TICKS
+    return total
+
+
+class Stream(threading.Thread):
+    """One open sheet page's stream: when each roll id arrived."""
+
+    def __init__(self, port: int, cookies: dict[str, str], pk: int) -> None:
+        super().__init__(daemon=True)
+        self.port, self.cookies, self.pk = port, cookies, pk
+        self.arrivals: list[tuple[int, float]] = []
+        self.open = threading.Event()
+        self.lost = False
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        conn.request("GET", f"/live/characters/{self.pk}/stream", headers={"Cookie": cookie})
+        response = conn.getresponse()
+        if response.status != 200:
+            self.lost = True
+            self.open.set()
+            return
+        self.open.set()
+        event = ""
+        try:
+            while True:
+                line = response.readline()
+                if not line:
+                    self.lost = True
+                    return
+                text = line.decode().rstrip("\r\n")
+                if text.startswith("event:"):
+                    event = text[6:].strip()
+                elif text.startswith("data:") and event == "roll":
+                    self.arrivals.append((int(text[5:].strip()), time.monotonic()))
+                elif not text:
+                    event = ""
+        except OSError:
+            self.lost = True
+
+
+def run_live(
+    out: Callable[[str], object],
+    *,
+    players: list,
+    campaign_pk: int,
+    port: int,
+    seconds: float,
+    pause: float,
+    server: subprocess.Popen,
+    run_phase: Callable,
+    report: Callable,
+) -> None:
+    streams = [Stream(port, player.cookies, player.pk) for player in players]
+    for stream in streams:
+        stream.start()
+    for stream in streams:
+        stream.open.wait(30)
+    connected = sum(not stream.lost for stream in streams)
+    out(f"Live: {connected} of {len(streams)} streams open on uvicorn")
+
+    # Idle: every page open, nobody doing anything.
+    time.sleep(2)
+    cpu_before, began = server_cpu_seconds(server.pid), time.monotonic()
+    time.sleep(seconds)
+    idle_cpu = server_cpu_seconds(server.pid) - cpu_before
+    idle_seconds = time.monotonic() - began
+    out(
+        f"  server CPU, {connected} idle streams: {idle_cpu / idle_seconds * 100:.2f} % of a core"
+        f" ({idle_cpu / idle_seconds / max(connected, 1) * 1e6:.1f} us a second per player)"
+    )
+
+    # Rolls at the table while every player edits every `pause` s: when each reaches the
+    # other players' streams.
+    from sheets.characters.models import Character
+
+    characters = list(Character.objects.filter(pk__in=[p.pk for p in players]))
+    rolled: list[tuple[int, int, float]] = []
+    stop = threading.Event()
+
+    def roller() -> None:
+        while not stop.is_set():
+            character = random.choice(characters)
+            began = time.monotonic()
+            entry = roll_make(
+                user=character.owner,
+                character_id=character.pk,
+                rollable_key=rollables_of(character)[0].key,
+                raw={},
+                drawn_campaign=campaign_pk,
+            )
+            rolled.append((entry.pk, character.pk, began))
+            stop.wait(random.uniform(0.5, 1.5))
+
+    thread = threading.Thread(target=roller, daemon=True)
+    cpu_before = server_cpu_seconds(server.pid)
+    thread.start()
+    report(run_phase("htmx trait edit, streams open, rolls", players, "edit", pause, seconds))
+    stop.set()
+    thread.join(10)
+    time.sleep(2)  # the last rolls' events on their way
+    busy = server_cpu_seconds(server.pid) - cpu_before
+    out(f"  server CPU under that load: {busy / seconds * 100:.1f} % of a core")
+    delays, missed = [], 0
+    for roll_pk, character_pk, began in rolled:
+        for stream in streams:
+            if stream.pk == character_pk or stream.lost:
+                continue
+            arrived = next((at for pk, at in stream.arrivals if pk >= roll_pk), None)
+            if arrived is None:
+                missed += 1
+            else:
+                delays.append(arrived - began)
+    if delays:
+        ordered = sorted(delays)
+        p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+        out(
+            f"  roll to the other pages: {len(rolled)} rolls, {len(delays)} arrivals, "
+            f"p50 {statistics.median(delays) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+            f"max {ordered[-1] * 1000:.0f} ms, {missed} not arrived"
+        )
+    lost = sum(stream.lost for stream in streams)
+    out(f"  streams lost during the run: {lost}")
