@@ -154,3 +154,29 @@ class RollableLine(BaseModel):
     label: str
     group: str
     options: list[OptionLine]
+
+
+class Chance(BaseModel):
+    """One exact chance: a result of the distribution, or one weighed beside success."""
+
+    label: str
+    chance: str = Field(description="Exact, as n/d.")
+    percent: str
+    success: bool | None = Field(None, description="For a bar: whether it is a success.")
+    threshold: bool | None = Field(None, description="For a bar: where the difficulty sits.")
+    source: str = ""
+
+
+class OddsAnswer(BaseModel):
+    """The exact odds of a roll with the modifiers given, as the roll panel shows them."""
+
+    rollable: str
+    label: str
+    options: dict[str, Any] = Field(description="The modifiers as read, defaults filled in.")
+    question: str
+    odds: str = Field(description="The exact chance of success, as n/d.")
+    percent: str
+    exact: bool
+    note: str
+    bars: list[Chance]
+    beside: list[Chance]

@@ -27,17 +27,19 @@ from ninja.errors import AuthenticationError, AuthorizationError, HttpError, Thr
 from ninja.errors import ValidationError as RequestInvalid
 from ninja.security import HttpBearer
 
-from rulesets.core.rolls import RollOption
+from rulesets.core.rolls import RollOption, percent_text
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.accounts import services as accounts
 from sheets.accounts.models import AccessToken
 from sheets.advancement.figures import engine_sheet, figures, keep_figures
 from sheets.api.schema import (
     Author,
+    Chance,
     CharacterDetail,
     CharacterLine,
     Check,
     Message,
+    OddsAnswer,
     OptionLine,
     RollableLine,
     RollAsked,
@@ -62,6 +64,7 @@ from sheets.rolls.services import (
     RollRefused,
     character_settings,
     roll_make,
+    roll_odds,
     roll_setup,
     rollables_of,
     table_entries,
@@ -192,7 +195,9 @@ def _invalid(request: HttpRequest, exc: RequestInvalid) -> HttpResponse:
 
 @api.exception_handler(RollRefused)
 def _roll_refused(request: HttpRequest, exc: RollRefused) -> HttpResponse:
-    return _message(request, 400, f"Not rolled: {exc}", exc.errors)
+    # A roll asked for (POST) is not rolled; odds asked for (GET) are not given.
+    refused = "Not rolled" if request.method == "POST" else "No odds"
+    return _message(request, 400, f"{refused}: {exc}", exc.errors)
 
 
 def _user(request: HttpRequest, *scopes: str):
@@ -405,6 +410,66 @@ def character_rollables(request: HttpRequest, character_id: int) -> list[Rollabl
             )
         )
     return lines
+
+
+def _fraction(chance) -> str:
+    return f"{chance.numerator}/{chance.denominator}"
+
+
+@api.get(
+    "/characters/{character_id}/odds/",
+    response={
+        200: OddsAnswer,
+        400: Message,
+        401: Message,
+        403: Message,
+        404: Message,
+        429: Message,
+    },
+    url_name="api_character_odds",
+    summary="The exact odds of a roll, without rolling",
+)
+def character_odds(
+    request: HttpRequest,
+    character_id: int,
+    rollable: str = Query(..., min_length=1, max_length=120, description="What to roll."),
+) -> OddsAnswer:
+    """Every other query parameter is a modifier by its key (?rollable=attr.wits&difficulty=7),
+    read as the roll panel reads its form. Nothing is written."""
+    user = _user(request, WRITE_ROLLS, READ_CHARACTERS)
+    found, _ = character_for(user, character_id, Need.EDIT)
+    setup = roll_setup(found, rollable)
+    raw = {key: value for key, value in request.GET.items() if key != "rollable"}
+    chosen, odds = roll_odds(setup, raw)
+    return OddsAnswer(
+        rollable=setup.rollable.key,
+        label=setup.rollable.label,
+        options=_json_safe(chosen),
+        question=odds.question,
+        odds=_fraction(odds.success),
+        percent=odds.percent,
+        exact=odds.exact,
+        note=odds.note,
+        bars=[
+            Chance(
+                label=bar.label,
+                chance=_fraction(bar.chance),
+                percent=percent_text(bar.chance),
+                success=bar.success,
+                threshold=bar.threshold,
+            )
+            for bar in odds.bars
+        ],
+        beside=[
+            Chance(
+                label=other.label,
+                chance=_fraction(other.chance),
+                percent=other.percent,
+                source=other.source,
+            )
+            for other in odds.beside
+        ],
+    )
 
 
 def _form_value(value: str | int | bool) -> str:

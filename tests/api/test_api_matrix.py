@@ -58,6 +58,7 @@ API_MATRIX: dict[str, dict[str, dict[str, int]]] = {
         "GET": _row(401, 200, 404, 200, 200, 404, 401),
         "POST": _all(405),
     },
+    "api_character_odds": {"GET": _row(401, 200, 404, 200, 200, 404, 401), "POST": _all(405)},
     "api_character_roll": {"GET": _all(405), "POST": _row(401, 201, 404, 201, 201, 404, 401)},
     # The table's log: its members; another table's GM finds no table (404).
     "api_campaign_rolls": {"GET": _row(401, 200, 200, 200, 200, 404, 401), "POST": _all(405)},
@@ -88,6 +89,7 @@ def _url(name: str, w: World) -> str:
     kwargs = {
         "api_character": {"character_id": w.kira.pk},
         "api_character_rollables": {"character_id": w.kira.pk},
+        "api_character_odds": {"character_id": w.kira.pk},
         "api_character_roll": {"character_id": w.kira.pk},
         "api_campaign_rolls": {"campaign_id": w.table.pk},
     }.get(name, {})
@@ -100,7 +102,8 @@ ROLL = {"rollable": "attr.strength", "options": {"difficulty": 7}}
 def _ask(client, method: str, name: str, w: World, headers: dict[str, str]):
     url = _url(name, w)
     if method == "GET":
-        return client.get(url, headers=headers)
+        query = {"rollable": "attr.strength"} if name == "api_character_odds" else {}
+        return client.get(url, query, headers=headers)
     body = json.dumps(ROLL if name == "api_character_roll" else {})
     return client.post(url, body, content_type="application/json", headers=headers)
 

@@ -44,6 +44,7 @@ def test_the_docs_page_draws_every_endpoint_under_the_policy(live_server, page: 
         "/api/characters/{character_id}/",
         "/api/campaigns/{campaign_id}/rolls/",
         "/api/characters/{character_id}/rollables/",
+        "/api/characters/{character_id}/odds/",
         "/api/characters/{character_id}/rolls/",
     ):
         expect(page.get_by_text(path, exact=True).first).to_be_visible()

@@ -46,6 +46,10 @@ def rollables_url(pk: int) -> str:
     return reverse("api:api_character_rollables", args=[pk])
 
 
+def odds_url(pk: int) -> str:
+    return reverse("api:api_character_odds", args=[pk])
+
+
 def log_url(pk: int) -> str:
     return reverse("api:api_campaign_rolls", args=[pk])
 
@@ -108,16 +112,19 @@ SCOPED = [
     ("characters:read", "GET", "characters", 200),
     ("characters:read", "GET", "character", 200),
     ("characters:read", "GET", "rollables", 200),
+    ("characters:read", "GET", "odds", 200),
     ("characters:read", "GET", "log", 403),
     ("characters:read", "POST", "roll", 403),
     ("table:read", "GET", "characters", 403),
     ("table:read", "GET", "character", 403),
     ("table:read", "GET", "rollables", 403),
+    ("table:read", "GET", "odds", 403),
     ("table:read", "GET", "log", 200),
     ("table:read", "POST", "roll", 403),
     ("rolls:write", "GET", "characters", 403),
     ("rolls:write", "GET", "character", 403),
     ("rolls:write", "GET", "rollables", 200),
+    ("rolls:write", "GET", "odds", 200),
     ("rolls:write", "GET", "log", 403),
     ("rolls:write", "POST", "roll", 201),
 ]
@@ -128,6 +135,7 @@ def _target(what: str, character_id: int, campaign_id: int) -> str:
         "characters": characters_url(),
         "character": character_url(character_id),
         "rollables": rollables_url(character_id),
+        "odds": odds_url(character_id) + "?rollable=attr.strength",
         "log": log_url(campaign_id),
         "roll": roll_url(character_id),
     }[what]
@@ -288,6 +296,44 @@ def test_the_rollables_are_those_of_the_roll_menu(api, player, table, swd10_char
 
 
 # Rolls -------------------------------------------------------------------------------------
+
+
+def test_the_odds_are_the_roll_panels_exact_odds_and_nothing_is_written(
+    api, player, table, swd10_character, make_token
+):
+    before = (RollEntry.objects.count(), swd10_character.version)
+    response = api.get(
+        odds_url(swd10_character.pk), make_token(player), rollable="attr.strength", difficulty=7
+    )
+    assert response.status_code == 200
+    body = response.json()
+    _chosen, odds = roll_odds(roll_setup(swd10_character, "attr.strength"), {"difficulty": "7"})
+    assert body["odds"] == f"{odds.success.numerator}/{odds.success.denominator}"
+    assert body["percent"] == odds.percent
+    assert body["question"] == odds.question
+    assert body["options"]["difficulty"] == 7
+    assert [bar["chance"] for bar in body["bars"]] == [
+        f"{bar.chance.numerator}/{bar.chance.denominator}" for bar in odds.bars
+    ]
+    swd10_character.refresh_from_db()
+    assert (RollEntry.objects.count(), swd10_character.version) == before
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"rollable": "attr.nothing"}, "roll"),
+        ({"rollable": "attr.strength", "difficulty": "hard"}, "difficulty"),
+        ({"difficulty": "7"}, "query.rollable"),
+    ],
+)
+def test_odds_asked_wrong_are_refused_400_by_field(
+    api, player, table, swd10_character, make_token, query, field
+):
+    response = api.get(odds_url(swd10_character.pk), make_token(player), **query)
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+    assert response.json()["detail"]
 
 
 def test_a_roll_is_made_by_the_rolls_service_into_the_tables_log_with_its_exact_odds(
@@ -522,6 +568,7 @@ def test_the_openapi_document_describes_every_endpoint_and_the_bearer_token(clie
         "/api/characters/",
         "/api/characters/{character_id}/",
         "/api/characters/{character_id}/rollables/",
+        "/api/characters/{character_id}/odds/",
         "/api/characters/{character_id}/rolls/",
         "/api/campaigns/{campaign_id}/rolls/",
     }

@@ -1171,6 +1171,7 @@ API_DELEGATED = frozenset(
         "api_characters",
         "api_character",
         "api_character_rollables",
+        "api_character_odds",
         "api_character_roll",
         "api_campaign_rolls",
     }
