@@ -130,8 +130,12 @@ class Candidate:
 
 def candidates(user: AbstractBaseUser, scene: Scene) -> list[Candidate]:
     """Who the GM may bring into the scene: the table's characters (players' and NPCs'),
-    its minion groups and each of their members, and its vehicles."""
+    its minion groups and each of their members, and its vehicles; not who is in it."""
     campaign = scene.campaign
+    present = {
+        f"{p.kind}:{p.character_id or p.group_id or p.member_id or p.vehicle_id}"
+        for p in scene.participants.all()
+    }
     found: list[Candidate] = []
     for character in campaign.characters.select_related("npc").order_by("name", "pk"):
         note = "NPC" if hasattr(character, "npc") else "player's"
@@ -143,7 +147,7 @@ def candidates(user: AbstractBaseUser, scene: Scene) -> list[Candidate]:
             found.append(Candidate(f"member:{member.pk}", f"{group.name} {member.label}", "minion"))
     for vehicle in table_vehicles(user, campaign):
         found.append(Candidate(f"vehicle:{vehicle.pk}", vehicle.name, "vehicle"))
-    return found
+    return [candidate for candidate in found if candidate.pick not in present]
 
 
 def _parse_pick(pick: str) -> tuple[str, int] | None:
@@ -530,6 +534,8 @@ class Row:
     fields: tuple[HitField, ...] = ()
     error: str = ""
     hit_error: str = ""
+    # For the GM: no player reads this row (a hidden NPC or its minions).
+    unseen: bool = False
 
 
 @dataclass
@@ -597,6 +603,9 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
                 ]
             if gm:
                 row.fields = hit_fields(scene, p, settings)
+                row.unseen = p.kind != Kind.VEHICLE and not scene_participant_seen(
+                    user, Role.PLAYER, p
+                )
         rows.append(row)
     rolls = appliable_rolls(scene) if gm else []
     return Tracker(scene, gm, rows, rules.SOURCE, rules.TIES, rules.TYPED_HELP, rolls)

@@ -69,6 +69,10 @@ def test_a_gm_brings_the_table_into_the_scene(client, gm, scene, troopers):
     body = client.get(reverse("scene_detail", kwargs={"pk": scene.pk})).content.decode()
     assert SECRET_NAME in body and "Troopers #4" in body
     assert scene.participants.count() == 7
+    # The hidden NPC's row says the players do not see it; the rest say nothing.
+    assert body.count("Players do not see this") == 1
+    hidden_row = body[body.index(SECRET_NAME) :]
+    assert hidden_row.index("Players do not see this") < hidden_row.index("</li>")
 
 
 def test_typed_initiative_orders_the_scene_by_the_seed(client, gm, scene, swd10_character):
@@ -199,6 +203,7 @@ def test_a_player_sees_the_order_and_their_own_state_never_a_hidden_npc(
         assert "Captain Visible" in body and "Kira Dane" in body
         assert "Unhurt" in body  # Kira's own state
         assert "Mark hit" not in body and "Bring into the scene" not in body
+        assert "Players do not see" not in body
 
 
 def test_another_player_reads_neither_the_name_nor_the_wounds_of_a_players_character(
