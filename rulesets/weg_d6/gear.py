@@ -120,6 +120,7 @@ class GearStep:
     technology: str
     difficulty: int
     time: str
+    percent: int = 0  # R&E: the share of the weapon's original value
 
 
 def _raised(damage: str) -> str:
@@ -156,14 +157,56 @@ def weapon_step(sheet: dict, index: int) -> GearStep:
 
 
 def weapon_steps(sheet: dict) -> list[GearStep]:
-    """Every weapon row of a 1E sheet that can be improved, with its next pip's price."""
+    """Every weapon row that can be improved, with its next pip's price: 1E in full; R&E's
+    credits depend on the weapon's value, asked when it is bought (shown here for 0)."""
     found = []
     for index in range(len(sheet.get("weapons", []))):
         try:
-            found.append(weapon_step(sheet, index))
+            if sheet.get("edition") == "1e":
+                found.append(weapon_step(sheet, index))
+            else:
+                found.append(modification_step(sheet, index, 0))
         except InvalidEdit:
             continue
     return found
+
+
+# R&E: the modification roll's named difficulty as a number, the low end of its band
+# (003:2673-2677; Heroic 31, 002:428). The roll is the Technical attribute's, or a repair skill
+# of the sheet's named for the weapon (a "blaster repair" the player added).
+RE_DIFFICULTY_NUMBER = {**TECH_DIFFICULTY_NUMBER, "Heroic": 31}
+MODIFICATION_TIME = "a month between rolls"  # 002:266
+
+
+def modification_step(sheet: dict, index: int, value: int, worker: str = "self") -> GearStep:
+    """The next R&E pip on a weapon row's damage: a share of the weapon's original value,
+    doubled or tripled when someone else does the work (002:262-266, 002:372-395); never past
+    +1D+2 above its stock code (002:264)."""
+    if sheet.get("edition") == "1e":
+        raise InvalidEdit("weapon", "1st edition pays skill points (003:1006).")
+    weapons = sheet["weapons"]
+    if not 0 <= index < len(weapons):
+        raise InvalidEdit("weapon", "Choose one of the sheet's weapons.")
+    row = weapons[index]
+    if not row["damage"]:
+        raise InvalidEdit("weapon", f"{row['name']} has no damage code to improve.")
+    if worker not in vehicles.WORKER_FACTORS:
+        raise InvalidEdit("worker", "Who does the work: the character, or someone hired.")
+    now = DieCode.parse(_own_code(row["damage"])).total_pips
+    stock = DieCode.parse(_own_code(row.get("stock") or row["damage"])).total_pips
+    step = weapon_modification_re(now - stock + 1, value, worker=worker)
+    return GearStep(
+        index,
+        f"{row['name']} damage",
+        row["damage"],
+        _raised(row["damage"]),
+        0,
+        -(-step.credits.numerator // step.credits.denominator),  # whole credits, rounded up
+        step.difficulty,
+        RE_DIFFICULTY_NUMBER[step.difficulty],
+        MODIFICATION_TIME,
+        step.percent * vehicles.WORKER_FACTORS[worker],
+    )
 
 
 def bought(sheet: dict, step: GearStep, *, works: bool) -> dict:

@@ -23,7 +23,7 @@ from rulesets.core import DieCode, InvalidEdit, RowKind, Stage, TraitRow, resolv
 from rulesets.core.cost import Cost
 from rulesets.core.ledger import CARRIED_TRAIT, LedgerFigures
 from rulesets.core.parsing import YES, clean_text, parse_whole
-from rulesets.core.rolls import percent_text
+from rulesets.core.rolls import dice_readings, percent_text
 from rulesets.ore import awards as ore_awards
 from rulesets.ore import rules as ore_rules
 from rulesets.registry import get_ruleset
@@ -2007,6 +2007,8 @@ def improve_gear(
     character_id: int,
     weapon: Any,
     expected_version: int,
+    value: Any = "",
+    worker: Any = "self",
     rng: random.Random | None = None,
 ) -> LedgerEntry:
     """Buy the next pip of a weapon's damage (1E): its skill points from the ledger, its
@@ -2019,15 +2021,24 @@ def improve_gear(
         if not access.owner:
             raise LedgerRefused("Only the character's player improves its gear.", "weapon")
         if character.system != "weg_d6" or character.sheet.get("stage") != Stage.PLAY:
-            raise LedgerRefused("A 1st-edition WEG sheet in play improves its gear.", "weapon")
+            raise LedgerRefused("A WEG sheet in play improves its gear here.", "weapon")
         text = str(weapon or "").strip()
         index = int(text) if text.isascii() and text.isdigit() and len(text) < 4 else -1
         try:
-            step = weg_gear.weapon_step(character.sheet, index)
+            if character.sheet["edition"] == "1e":
+                step = weg_gear.weapon_step(character.sheet, index)
+            else:
+                # R&E: a share of the weapon's original value (002:262-266).
+                worth = parse_whole(
+                    "value", value, label="The weapon's value", minimum=1, maximum=10**7
+                )
+                step = weg_gear.modification_step(
+                    character.sheet, index, worth, str(worker or "self")[:20]
+                )
         except InvalidEdit as refused:
-            raise LedgerRefused(refused.message, "weapon") from None
+            raise LedgerRefused(refused.message, refused.trait) from None
         known, unit = figures(character), unit_of(character)
-        if step.skill_points > known.balance:
+        if step.skill_points and step.skill_points > known.balance:
             raise LedgerRefused(
                 f"It costs {step.skill_points} {unit}; {known.balance} left."
                 f"{_held_note(character, known)}",
@@ -2036,7 +2047,8 @@ def improve_gear(
         ruleset, settings = get_ruleset(character.system), _settings(character)
         sheet = character.sheet
         roll_of = _technology_roll(ruleset, sheet, settings)
-        options = {"difficulty": step.difficulty}
+        # The table's Wild Die reading rolls with an R&E modification (002:424).
+        options = dice_readings(settings, ruleset.DICE_READINGS) | {"difficulty": step.difficulty}
         odds = ruleset.odds(roll_of, options)
         result = ruleset.roll(roll_of, options, rng or dice_random())
         try:
@@ -2070,7 +2082,7 @@ def improve_gear(
             character,
             user,
             f"{step.label} {step.from_damage} → {step.to_damage}: {step.skill_points} {unit} "
-            f"and {step.credits} credits, {words}",
+            f"and {step.credits} credits, {words}"[:200],
             sheet=sheet,
             kind=Kind.PURCHASE,
             amount=-step.skill_points,
@@ -2087,14 +2099,19 @@ def improve_gear(
 
 
 def _technology_roll(ruleset, sheet: dict, settings: dict):
+    """1E: technology, a Knowledge skill (003:1060), else Knowledge; R&E: a repair skill the
+    sheet holds for blasters, else Technical (the seed names no skill for it)."""
     rollables = {r.key: r for r in ruleset.rollables(sheet, settings)}
-    return rollables.get(f"skill.{weg_gear.TECHNOLOGY_SKILL}") or rollables["attr.knowledge"]
+    if sheet["edition"] == "1e":
+        return rollables.get(f"skill.{weg_gear.TECHNOLOGY_SKILL}") or rollables["attr.knowledge"]
+    return rollables.get("skill.blaster_repair") or rollables["attr.technical"]
 
 
 def _gear_refund(character: Character, user, entry: LedgerEntry, why: str) -> LedgerEntry:
     """Undo a weapon's pip: the skill points and the credits back, the damage as before."""
     index = int(entry.trait.removeprefix(GEAR_TRAIT))
-    credits = -entry.amount * weg_gear.CREDITS_PER_POINT
+    paid = entry.roll.facts.get("credits") if entry.roll is not None else None
+    credits = paid if isinstance(paid, int) else -entry.amount * weg_gear.CREDITS_PER_POINT
     try:
         sheet = weg_gear.unbought(
             character.sheet,

@@ -250,6 +250,8 @@ def ledger_gear(request: HttpRequest, pk: int) -> HttpResponse:
             character_id=pk,
             weapon=request.POST.get("weapon", ""),
             expected_version=_version(request),
+            value=request.POST.get("value", ""),
+            worker=request.POST.get("worker", "self"),
         ),
     )
 

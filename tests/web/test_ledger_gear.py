@@ -120,3 +120,61 @@ def test_a_failed_technology_roll_wastes_the_points_and_credits_and_keeps_the_we
     ledger.undo(user=player, character_id=hero.pk, entry_id=entry.pk, expected_version=hero.version)
     hero = _fresh(hero)
     assert figures(hero).balance == balance and hero.sheet["gear"]["credits"] == 300
+
+
+@pytest.fixture
+def modder(player):
+    sheet = copy.deepcopy(demo_sheet())
+    sheet["weapons"] = [{"name": "Blaster pistol", "damage": "4D", "range": "", "ammo": ""}]
+    sheet["gear"]["credits"] = 1000
+    hero = character_create(owner=player, name="Vex", system="weg_d6", sheet=sheet)
+    character_apply_edits(
+        user=player, character_id=hero.pk, edits={"stage": "play"}, expected_version=hero.version
+    )
+    return _fresh(hero)
+
+
+@pytest.mark.parametrize(("worker", "credits"), [("self", 75), ("hired", 150), ("hired_dear", 225)])
+def test_an_r_and_e_modification_is_a_share_of_the_value_and_undone_whole(
+    client, player, modder, settings, worker, credits
+):
+    # The first step: +1, Easy, 15% of 500 credits (002:372-395), double or triple hired.
+    settings.DICE_SEED = 7
+    balance = figures(modder).balance
+    client.force_login(player)
+    data = {"version": modder.version, "weapon": "0", "value": "500", "worker": worker}
+    assert client.post(reverse("ledger_gear", args=[modder.pk]), data).status_code == 302
+    hero = _fresh(modder)
+    entry = LedgerEntry.objects.get(character=hero, trait="gear.weapon.0")
+    roll = RollEntry.objects.get(pk=entry.roll_id)
+    assert entry.amount == 0 and figures(hero).balance == balance
+    assert hero.sheet["gear"]["credits"] == 1000 - credits and "against 6" in roll.pool
+    assert hero.sheet["weapons"][0]["damage"] == ("4D+1" if roll.success else "4D")
+    ledger.undo(user=player, character_id=hero.pk, entry_id=entry.pk, expected_version=hero.version)
+    hero = _fresh(hero)
+    assert hero.sheet["gear"]["credits"] == 1000
+    assert hero.sheet["weapons"][0] == modder.sheet["weapons"][0]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [({"value": ""}, "value"), ({"value": "500", "worker": "droid"}, "Who does the work")],
+)
+def test_an_r_and_e_modification_without_a_value_or_worker_is_refused(
+    client, player, modder, fields, message
+):
+    client.force_login(player)
+    data = {"version": modder.version, "weapon": "0"} | fields
+    response = client.post(reverse("ledger_gear", args=[modder.pk]), data)
+    assert response.status_code == 400 and message in response.content.decode()
+    assert _fresh(modder).version == modder.version
+
+
+def test_past_one_d_two_above_stock_an_r_and_e_weapon_is_refused(client, player, modder):
+    sheet = copy.deepcopy(modder.sheet)
+    sheet["weapons"][0].update(damage="5D+2", stock="4D")
+    Character.objects.filter(pk=modder.pk).update(sheet=sheet)
+    client.force_login(player)
+    data = {"version": modder.version, "weapon": "0", "value": "500"}
+    response = client.post(reverse("ledger_gear", args=[modder.pk]), data)
+    assert response.status_code == 400 and "002:264" in response.content.decode()

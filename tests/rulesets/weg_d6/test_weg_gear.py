@@ -155,3 +155,44 @@ def test_each_pip_costs_the_codes_dice_and_the_roll_never_eases(stock, added):
         before = gear.weapon_improvement_1e(str(DieCode.from_pips(stock + added - 1)), base)
         order = ("Very Easy", "Easy", "Moderate", "Difficult", "Very Difficult")
         assert order.index(first.technology) >= order.index(before.technology)
+
+
+@pytest.mark.parametrize(
+    ("damage", "stock", "value", "worker", "credits", "difficulty"),
+    [
+        ("4D", None, 500, "self", 75, 6),  # +1: Easy, 15%
+        ("4D+2", "4D", 500, "self", 150, 16),  # +1D: Difficult, 30%
+        ("4D+1", "4D", 333, "hired", 167, 11),  # +2: Moderate, 25% doubled, rounded up
+        ("5D+1", "4D", 100, "self", 50, 31),  # +1D+2: Heroic, 50%
+    ],
+)
+def test_an_r_and_e_weapon_row_is_priced_on_its_value(
+    damage, stock, value, worker, credits, difficulty
+):
+    sheet = _sheet(weapons=[{"name": "Blaster", "damage": damage, "range": "", "ammo": ""}])
+    if stock:
+        sheet["weapons"][0]["stock"] = stock
+    step = gear.modification_step(sheet, 0, value, worker)
+    assert (step.credits, step.difficulty, step.skill_points) == (credits, difficulty, 0)
+
+
+@given(value=st.integers(1, 10**6), pips=st.integers(0, 4))
+def test_a_bought_pip_and_its_undo_leave_the_credits_and_the_weapon(value, pips):
+    from rulesets.core import DieCode
+
+    damage = str(DieCode.from_pips(12 + pips))
+    sheet = _sheet(weapons=[{"name": "Blaster", "damage": damage, "range": "", "ammo": ""}])
+    if pips:  # a weapon keeps its stock code from its first improvement on
+        sheet["weapons"][0]["stock"] = "4D"
+    sheet["gear"]["credits"] = 10**7
+    step = gear.modification_step(sheet, 0, value)
+    for works in (True, False):
+        after = gear.bought(sheet, step, works=works)
+        back = gear.unbought(
+            after,
+            0,
+            from_damage=step.from_damage,
+            to_damage=step.to_damage if works else step.from_damage,
+            credits=step.credits,
+        )
+        assert back["gear"] == sheet["gear"] and back["weapons"] == sheet["weapons"]
