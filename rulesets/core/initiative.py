@@ -62,6 +62,28 @@ def whole(text: str, label: str = "Initiative", low: int = 0, high: int = MOST_T
     return value
 
 
+# What settles a tie the system's own traits leave, before the roll-off: the seed's rule
+# alone, or a side first. WEG 1E puts the NPC first when a PC and an NPC tie on Dexterity
+# (003:360); a table may want its players first instead.
+SEED_TIES = "seed"
+NPCS_FIRST = "npcs_first"
+PLAYERS_FIRST = "players_first"
+TIE_RULES: tuple[tuple[str, str], ...] = (
+    (SEED_TIES, "As the system says, then a d10 roll-off"),
+    (NPCS_FIRST, "NPCs and minions before the players' characters (as WEG 003:360)"),
+    (PLAYERS_FIRST, "The players' characters before NPCs and minions"),
+)
+
+
+def side_tie(rule: str, npc: bool) -> tuple[int, ...]:
+    """The extra tie trait a tie rule adds (higher first); none under the seed's rule."""
+    if rule == NPCS_FIRST:
+        return (1 if npc else 0,)
+    if rule == PLAYERS_FIRST:
+        return (0 if npc else 1,)
+    return ()
+
+
 @dataclass(frozen=True)
 class Entry:
     """One participant as the order sees it: its key, its score (None before a roll), the

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from rulesets.core.initiative import SEED_TIES, TIE_RULES
 from sheets.campaigns.models import Campaign
 from sheets.characters.models import Character
 from sheets.npcs.models import MinionGroup, MinionMember
@@ -27,6 +28,8 @@ from sheets.vehicles.models import Vehicle
 class Scene(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="scenes")
     name = models.CharField(max_length=100)
+    # How a tie the system's traits leave is settled (rulesets/core/initiative.TIE_RULES).
+    ties = models.CharField(max_length=20, choices=TIE_RULES, default=SEED_TIES)
     round = models.PositiveIntegerField(default=1)
     # The place in the derived order whose turn it is (0 = the first to act).
     turn = models.PositiveIntegerField(default=0)

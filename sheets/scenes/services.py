@@ -19,7 +19,16 @@ from django.db import transaction
 from django.db.models import Q
 
 from rulesets.core import InvalidEdit, resolve_settings
-from rulesets.core.initiative import Entry, InvalidInitiative, Score, order, tied
+from rulesets.core.initiative import (
+    SEED_TIES,
+    TIE_RULES,
+    Entry,
+    InvalidInitiative,
+    Score,
+    order,
+    side_tie,
+    tied,
+)
 from rulesets.core.npcs import Condition, HitField, InvalidHit, npc_rules
 from rulesets.ore import combat as ore_combat
 from rulesets.ore.data import LOCATION_BY_HEIGHT, LOCATION_BY_SLUG
@@ -109,14 +118,21 @@ def _locked(user: AbstractBaseUser, scene_id: int, expected_version: int) -> Sce
 # Making a scene and picking who is in it ---------------------------------------------------
 
 
-def scene_create(*, user: AbstractBaseUser, campaign_id: int, name: str) -> Scene:
+def scene_create(
+    *, user: AbstractBaseUser, campaign_id: int, name: str, ties: str = SEED_TIES
+) -> Scene:
     campaign, _role = campaign_for(user, campaign_id, gm=True)
+    errors: dict[str, str] = {}
     try:
         clean = clean_name(name)
     except InvalidEdit as refused:
-        raise SceneRefused({"name": refused.message.replace("character", "scene")}) from None
+        errors["name"] = refused.message.replace("character", "scene")
+    if ties not in dict(TIE_RULES):
+        errors["ties"] = "Choose one of the ways to settle a tie."
+    if errors:
+        raise SceneRefused(errors)
     with transaction.atomic():
-        scene = Scene.objects.create(campaign=campaign, name=clean, created_by=user)
+        scene = Scene.objects.create(campaign=campaign, name=clean, ties=ties, created_by=user)
         publish(Event(SCENE_CHANGED, campaign.pk))
     return scene
 
@@ -559,9 +575,18 @@ def _label(participant: Participant) -> str:
     return participant.vehicle.name
 
 
-def _ties(rules: ModuleType, participant: Participant) -> tuple[int, ...]:
+def _ties(rules: ModuleType, participant: Participant, rule: str) -> tuple[int, ...]:
+    """The system's tie traits off the participant's sheet (its block's for a minion), then
+    the scene's side rule (a vehicle has no sheet: only the side rule)."""
     sheet = _sheet(participant)
-    return () if sheet is None else tuple(rules.ties(sheet))
+    own = () if sheet is None else tuple(rules.ties(sheet))
+    if participant.kind == Kind.CHARACTER:
+        npc = hasattr(participant.character, "npc")
+    elif participant.kind == Kind.VEHICLE:
+        npc = participant.vehicle.owner_kind != "character"
+    else:
+        npc = True
+    return own + side_tie(rule, npc)
 
 
 def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
@@ -576,7 +601,8 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
     for member in MinionMember.objects.filter(group_id__in=groups) if groups else ():
         members.setdefault(member.group_id, []).append(member)
     entries = [
-        Entry(p, Score.from_data(p.initiative), _ties(rules, p), p.position) for p in participants
+        Entry(p, Score.from_data(p.initiative), _ties(rules, p, scene.ties), p.position)
+        for p in participants
     ]
     ordered = order(entries)
     even = tied(ordered)
@@ -608,4 +634,5 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
                 )
         rows.append(row)
     rolls = appliable_rolls(scene) if gm else []
-    return Tracker(scene, gm, rows, rules.SOURCE, rules.TIES, rules.TYPED_HELP, rolls)
+    ties = rules.TIES if scene.ties == SEED_TIES else f"{rules.TIES} {scene.get_ties_display()}."
+    return Tracker(scene, gm, rows, rules.SOURCE, ties, rules.TYPED_HELP, rolls)

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from rulesets.core.initiative import TIE_RULES
 from sheets.campaigns.models import Role
 from sheets.permissions import campaign_for, scene_for, table_scenes
 from sheets.scenes import services
@@ -30,7 +31,10 @@ def scene_list(request: HttpRequest, pk: int) -> HttpResponse:
         campaign, role = campaign_for(request.user, pk, gm=True)
         try:
             scene = services.scene_create(
-                user=request.user, campaign_id=campaign.pk, name=request.POST.get("name", "")
+                user=request.user,
+                campaign_id=campaign.pk,
+                name=request.POST.get("name", ""),
+                ties=request.POST.get("ties", "seed"),
             )
         except SceneRefused as refused:
             errors = refused.errors
@@ -40,6 +44,7 @@ def scene_list(request: HttpRequest, pk: int) -> HttpResponse:
         "campaign": campaign,
         "scenes": table_scenes(request.user, campaign),
         "is_gm": role is Role.GM,
+        "tie_rules": TIE_RULES,
         "errors": errors,
         "posted": request.POST,
     }

@@ -123,3 +123,18 @@ def test_weg_rolls_perception_less_the_wound_penalty():
 def test_a_score_survives_being_stored():
     score = ore.typed("3x7")
     assert Score.from_data(score.as_data()) == score
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [("seed", ["pc", "npc"]), ("npcs_first", ["npc", "pc"]), ("players_first", ["pc", "npc"])],
+)
+def test_a_tie_the_system_leaves_goes_by_the_scenes_rule(rule, expected):
+    # Equal totals and equal Perception and Dexterity (003:360 names the NPC first).
+    from rulesets.core.initiative import side_tie
+
+    entries = [
+        Entry("pc", weg.typed("12"), (9, 9, *side_tie(rule, npc=False)), 0),
+        Entry("npc", weg.typed("12"), (9, 9, *side_tie(rule, npc=True)), 1),
+    ]
+    assert names(entries) == expected

@@ -242,3 +242,37 @@ def test_the_minions_of_a_hidden_block_stay_out_of_a_players_view(
     body = client.get(reverse("scene_detail", kwargs={"pk": scene.pk})).content.decode()
     assert "Shadowguards" not in body
     assert MinionMember.objects.filter(group=group).count() == 2
+
+
+def test_a_scene_made_with_npcs_first_puts_the_npc_first_on_a_tie(client, gm, table, shown_npc):
+    from sheets.scenes.services import initiative_type
+
+    client.force_login(gm)
+    url = reverse("scene_list", kwargs={"pk": table.pk})
+    assert client.post(url, {"name": "Duel", "ties": "npcs_first"}).status_code == 302
+    scene = Scene.objects.get(name="Duel")
+    kira = table.characters.get(name="Kira Dane")
+    # The NPC's side and attributes set equal to Kira's: only the scene's rule is left.
+    shown_npc.sheet.update({k: kira.sheet[k] for k in ("attributes", "light_side", "dark_side")})
+    shown_npc.save(update_fields=["sheet"])
+    picks = [f"character:{kira.pk}", f"character:{shown_npc.pk}"]
+    participants_add(user=gm, scene_id=scene.pk, picks=picks, expected_version=1)
+    for row in Participant.objects.filter(scene=scene):
+        scene.refresh_from_db()
+        initiative_type(
+            user=gm,
+            scene_id=scene.pk,
+            participant_id=row.pk,
+            text="3",
+            expected_version=scene.version,
+        )
+    body = client.get(reverse("scene_detail", kwargs={"pk": scene.pk})).content.decode()
+    assert body.index("Captain Visible") < body.index("Kira Dane")
+
+
+def test_a_tie_rule_of_nonsense_is_refused_beside_the_field(client, gm, table):
+    client.force_login(gm)
+    url = reverse("scene_list", kwargs={"pk": table.pk})
+    response = client.post(url, {"name": "Duel", "ties": "loudest_first"})
+    assert response.status_code == 400 and "settle a tie" in response.content.decode()
+    assert not Scene.objects.filter(name="Duel").exists()
