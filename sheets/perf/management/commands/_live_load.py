@@ -1,8 +1,8 @@
 """`make load`'s live part (issue 30), `manage.py loadtest --live`: N players at one table on
 uvicorn, each with their sheet's stream open, one edit every few seconds each, and rolls
 made at the table. Figures only: the server's CPU per idle connected player, the time from
-a roll to its arrival on the other players' streams (p50/p95), the edits' latency with the
-streams open, and the streams lost."""
+a roll to its arrival on the other players' streams (p50/p95), the edits' latency without
+and with the streams open, and the streams lost."""
 
 from __future__ import annotations
 
@@ -152,6 +152,8 @@ def run_live(
     run_phase: Callable,
     report: Callable,
 ) -> None:
+    # The same edits first with no page's stream open: the reference for the edits' latency.
+    report(run_phase("htmx trait edit, no streams", players, "edit", pause, seconds))
     streams = [Stream(port, player.cookies, player.pk) for player in players]
     for stream in streams:
         stream.start()
