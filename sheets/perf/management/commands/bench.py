@@ -48,6 +48,7 @@ from sheets.campaigns.state import statuses_not_kept
 from sheets.characters.models import Character
 from sheets.characters.services import character_apply_edits, character_create
 from sheets.characters.state import forget_sheet_states, states_not_kept
+from sheets.perf.management.commands._compendium_bench import measure_compendium
 from sheets.perf.management.commands._live_bench import measure_live
 from sheets.perf.management.commands._scene_bench import measure_scene
 from sheets.printing.pdf import PDF_CACHE, character_document, render_character_pdf
@@ -107,14 +108,26 @@ class Command(BaseCommand):
             "--edits-only", action="store_true", help="time the edits alone (no odds, PDF, pages)"
         )
         parser.add_argument(
+            "--compendium-only",
+            action="store_true",
+            help="time a sheet's edit and page beside a book of 500 entries and an empty one",
+        )
+        parser.add_argument(
             "--pages-only",
             action="store_true",
             help="time the GM's dashboard and the ledger page alone (no edits, odds, PDF)",
         )
 
     def handle(
-        self, *args, runs: int, edits_only: bool = False, pages_only: bool = False, **options
+        self,
+        *args,
+        runs: int,
+        edits_only: bool = False,
+        pages_only: bool = False,
+        compendium_only: bool = False,
+        **options,
     ) -> None:
+        self.compendium_only = compendium_only
         self.edits_only = edits_only
         self.pages_only = pages_only
         setup_test_environment()
@@ -135,6 +148,9 @@ class Command(BaseCommand):
         client.force_login(user)
         out = self.stdout.write
         out(f"Datapad bench on {connection.vendor}, {runs} runs each\n")
+        if self.compendium_only:
+            measure_compendium(out, runs)
+            return
 
         if not self.pages_only:
             for info in ready_systems():
@@ -144,6 +160,7 @@ class Command(BaseCommand):
             self.measure_dashboard(runs)
             measure_scene(self.stdout.write, runs)  # issue 28: 30 in a scene
             self.measure_ledger(runs)
+            measure_compendium(out, runs)  # issue 26: a book of 500 entries beside none
 
     def measure_system(self, key: str, name: str, user, client: Client, runs: int) -> None:
         out = self.stdout.write
