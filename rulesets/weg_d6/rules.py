@@ -342,6 +342,15 @@ def _check_skills(sheet: Mapping[str, Any], settings: Mapping[str, Any], report:
                 report.error("specialization_below_skill", trait, text, "002:37")
             else:
                 report.warn("specialization_below_skill", trait, text, "002:37")
+        spec_cap = settings["creation_specialization_cap"] * PIPS
+        if creation and edition == EDITION_RE and spec_cap and spec["pips"] - parent > spec_cap:
+            report.error(
+                "creation_specialization_cap",
+                trait,
+                f"{label} is {code(spec['pips'] - parent)} above its skill; at creation a "
+                f"specialization rises at most {code(spec_cap)} above it ({GM_READING}).",
+                GM_SETTING_SOURCE,
+            )
     if creation and not droid:
         _check_force_dice(sheet, settings, report)
         allowed = settings["skill_dice"] * PIPS

@@ -63,6 +63,16 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=6,
     ),
     Setting(
+        "creation_specialization_cap",
+        "Most dice a specialization may rise above its skill at creation (R&E)",
+        0,
+        f"{NOT_IN_SEEDS}: 002:37 makes a specialization its own skill; the digest (§3) "
+        "prices it (1D of skill dice buys 3D) but proposes no ceiling",
+        help="0 turns the cap off: the skill dice alone limit it.",
+        minimum=0,
+        maximum=20,
+    ),
+    Setting(
         "specialization_rounding",
         "Rounding of half the number before the D (specializations)",
         "up",
