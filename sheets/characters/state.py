@@ -17,6 +17,7 @@ import orjson
 from django.utils.http import RFC3986_SUBDELIMS
 
 from rulesets.core import Report, Status, TraitRow, resolve_settings
+from rulesets.core.rolls import Rollable
 from rulesets.core.ruleset import Ruleset
 from rulesets.registry import dice_ready
 
@@ -36,13 +37,18 @@ class SheetState:
     key: bytes | str = ""
 
     @cached_property
-    def rollable_keys(self) -> tuple[tuple[str, str], ...]:
-        """Each key this sheet can roll, with the same key quoted for a URL path: asked by
-        every row an editor sees, so worked out once per content, like the rest."""
+    def rollables(self) -> tuple[Rollable, ...]:
+        """Everything this sheet can roll (nothing while its system's dice are not there):
+        the roll panel's choices and every row's roll link, worked out once per content."""
         if not dice_ready(self.ruleset.KEY):
             return ()
-        rollables = self.ruleset.rollables(self.sheet, self.settings)
-        return tuple((r.key, quote(r.key, safe=URL_PATH_SAFE)) for r in rollables)
+        return tuple(self.ruleset.rollables(self.sheet, self.settings))
+
+    @cached_property
+    def rollable_keys(self) -> tuple[tuple[str, str], ...]:
+        """Each key this sheet can roll, with the same key quoted for a URL path: asked by
+        every row an editor sees."""
+        return tuple((r.key, quote(r.key, safe=URL_PATH_SAFE)) for r in self.rollables)
 
 
 # What reverse() leaves unquoted in a path; "~" is among them, so it can stand in for a key.

@@ -36,7 +36,10 @@ EDITS = {
         "ability.add=low_light_vision|",
         "ability.add=higher_stat_maximum|coordination",
     ],
+    # Unconscious (-1) offers the bleeding roll in the roll panel; healed, it goes again.
     "o3d10": ["hp.current=10", "hp.current=2", "hp.current=-1", "hp.current=22"],
+    # The roll panel's choices name the stat's value in their labels.
+    "o3d10 stats": ["stat.dexterity=8", "stat.strength=7"],
     # Sections that print some derived values and not others (the species' move, a
     # droid's budget): each redrawn when, and only when, what it prints moves.
     "weg_d6 species and droid": [
@@ -50,7 +53,7 @@ EDITS = {
         "attr.dexterity=3D",
     ],
 }
-IN_CREATION = {"ore abilities"}
+IN_CREATION = {"ore abilities", "o3d10 stats"}
 
 
 def _start(case: str) -> dict:

@@ -164,12 +164,20 @@ def edit_context(
         or old["stage_field"] != after["stage_field"],
         "swap_readings": old["state"].settings != after["state"].settings
         or any(key.startswith("setting.") for key in errors or {}),
+        # The roll panel beside the sheet is no section: its choices follow the sheet (a
+        # stat in a pool's label, a roll offered only while bleeding).
+        "swap_roll_menu": _roll_menu(old) != _roll_menu(after),
     }
 
 
 def _budget(context: dict, held: int) -> tuple:
     """All the budget panel (`rulesets/_budget.html`) prints."""
     return context["pools"], context["unplaced"], context["status"], held
+
+
+def _roll_menu(context: dict) -> tuple:
+    """All the roll panel (`rolls/_roll_menu.html`) prints of the sheet: each choice."""
+    return tuple((r.key, r.label, r.group, r.source) for r in context["state"].rollables)
 
 
 def drawn_swaps(request: HttpRequest, context: dict) -> dict:

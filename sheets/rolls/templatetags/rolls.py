@@ -50,20 +50,33 @@ def roll_url(context: template.Context, key: str) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def sheet_rolls(context: template.Context) -> dict | None:
-    """The sheet's Roll panel: what it can roll (for its owner or GM) and its log."""
+def sheet_roll_menu(context: template.Context) -> dict | None:
+    """The sheet's Roll panel without its log: what the sheet can roll (for its owner or
+    GM). An edit response draws it alone when its choices changed (layouts.edit_context)."""
     character = context.get("character")
     access = context.get("access")
     if character is None or access is None or not access.view:
         return None
     hits = access.edit and character.system in HIT_SYSTEMS and not context.get("shared_token")
+    # The sheet page's kept engine answers hold the rollables: read, not worked out again.
+    state = context.get("state")
+    rollables = state.rollables if isinstance(state, SheetState) else rollables_of(character)
     return {
-        "menu": RollMenu.of(rollables_of(character)) if access.edit else RollMenu(),
-        "log": log_for_character(context["user"], character, access),
+        "menu": RollMenu.of(rollables) if access.edit else RollMenu(),
         # A hit entered by hand (an NPC's attack the table rolled elsewhere).
         "hit_url": reverse("character_hit", args=[character.pk]) if hits else "",
         "hit_label": "Apply damage" if character.system == "o3d10" else "Mark wounds from a hit",
     }
+
+
+@register.simple_tag(takes_context=True)
+def sheet_rolls(context: template.Context) -> dict | None:
+    """The sheet's Roll panel: what it can roll (for its owner or GM) and its log."""
+    panel = sheet_roll_menu(context)
+    if panel is None:
+        return None
+    character, access = context["character"], context["access"]
+    return panel | {"log": log_for_character(context["user"], character, access)}
 
 
 @register.simple_tag(takes_context=True)
