@@ -36,7 +36,6 @@ from sheets.characters.services import (
     StaleVersion,
     character_apply_edits,
     character_approve,
-    character_create,
     character_delete,
     character_duplicate,
     character_request_changes,
@@ -47,6 +46,11 @@ from sheets.characters.services import (
     share_link_revoke,
 )
 from sheets.compendium.models import Book
+from sheets.compendium.services import (
+    TEMPLATE_FIELD,
+    character_create_from_template,
+    template_choices,
+)
 from sheets.history.revisions import HistoryBroken, as_changes, change_lines, state_at
 from sheets.list_filters import Filters
 from sheets.permissions import (
@@ -189,15 +193,21 @@ def character_new(request: HttpRequest) -> HttpResponse:
             errors["system"] = "Pick one of the rule systems below."
         else:
             try:
-                character = character_create(
-                    owner=request.user,
+                # With a template (WEG d6), created and picked from in one transaction.
+                character = character_create_from_template(
+                    user=request.user,
                     name=request.POST.get("name", ""),
                     system=system,
                     sheet=_sheet_in_edition(system, campaign, request.POST.get("edition", "")),
                     campaign=campaign,
+                    template=request.POST.get(f"template_{system}", "").strip(),
                 )
             except InvalidEdit as error:
-                key = {"character.name": "name", EDITION_SETTING: "edition"}.get(error.trait)
+                key = {
+                    "character.name": "name",
+                    EDITION_SETTING: "edition",
+                    TEMPLATE_FIELD: "template",
+                }.get(error.trait)
                 errors[key or "system"] = error.message
             else:
                 return redirect("character_sheet", pk=character.pk)
@@ -210,9 +220,22 @@ def character_new(request: HttpRequest) -> HttpResponse:
             "posted": request.POST,
             "campaign": campaign,
             "editions": _editions(campaign),
+            "templates": _templates(request, campaign),
         },
         status=400 if errors else 200,
     )
+
+
+def _templates(request: HttpRequest, campaign: Campaign | None) -> dict[str, dict]:
+    """Per system that starts sheets from templates: its choices, and the one posted."""
+    systems = [campaign.system] if campaign is not None else [s.key for s in SYSTEMS.values()]
+    offered = {}
+    for key in systems:
+        choices = template_choices(request.user, key, campaign)
+        if choices:
+            posted = request.POST.get(f"template_{key}", "")
+            offered[key] = {"choices": choices, "posted": posted, "name": SYSTEMS[key].name}
+    return offered
 
 
 # A system whose sheets come in editions (WEG d6) declares this reading; a new character

@@ -19,15 +19,22 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
-from rulesets.core import resolve_settings
+from rulesets.core import InvalidEdit, resolve_settings
 from rulesets.core.compendium import (
     BuiltinEntry,
     InvalidEntry,
 )
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.advancement.figures import engine_sheet
+from sheets.campaigns.models import Campaign
 from sheets.characters.models import Character
-from sheets.characters.services import EditRefused, character_follow_entry
+from sheets.characters.services import (
+    PICK_TRAIT,
+    EditRefused,
+    character_apply_edits,
+    character_create,
+    character_follow_entry,
+)
 from sheets.compendium.models import Book, CompendiumEntry
 from sheets.compendium.records import (
     BOOK_MAX_ENTRIES,
@@ -45,7 +52,7 @@ from sheets.compendium.records import (
 from sheets.compendium.records import ENTRY_MAX_BYTES as ENTRY_MAX_BYTES
 from sheets.compendium.records import entry_create as entry_create
 from sheets.compendium.records import name_refusal as name_refusal
-from sheets.permissions import book_access, compendium_entry_for
+from sheets.permissions import book_access, book_entries, compendium_entry_for
 from sheets.transfer.compendium_file import FileEntry, read_book_file
 
 
@@ -533,3 +540,75 @@ def _follow(user: AbstractBaseUser, entry: CompendiumEntry) -> list[Character]:
         except EditRefused:
             continue
     return followed
+
+
+# A new sheet from a template -----------------------------------------------------------------
+
+# The kind a new sheet may start from (WEG d6's templates; a system without it offers none).
+TEMPLATE_KIND = "template"
+# The new-character form's field the template's refusal is said beside.
+TEMPLATE_FIELD = "template"
+
+
+@dataclass(frozen=True)
+class TemplateChoice:
+    ref: str
+    name: str
+    source: str  # the book's title, or the rulebook's seed line
+
+
+def template_choices(
+    user: AbstractBaseUser, system: str, campaign: Campaign | None
+) -> list[TemplateChoice]:
+    """The templates a new `system` sheet of `user` may start from: those of the book it will
+    pick from (the table's entries they may read, or their own book outside a table), then
+    the rulebook's."""
+    if kind_of(system, TEMPLATE_KIND) is None:
+        return []
+    if campaign is not None:
+        book = Book(system=system, campaign=campaign)
+    else:
+        book = Book(system=system, owner=user)
+    stored = [
+        TemplateChoice(entry.ref, entry.name, book.title)
+        for entry in book_entries(user, book).filter(kind=TEMPLATE_KIND)
+    ]
+    seeds = [
+        TemplateChoice(seed_ref(found), found.data["name"], f"rulebook {found.source}")
+        for found in builtins(system)
+        if found.kind == TEMPLATE_KIND
+    ]
+    return stored + seeds
+
+
+def character_create_from_template(
+    *,
+    user: AbstractBaseUser,
+    name: str,
+    system: str,
+    sheet: dict | None,
+    campaign: Campaign | None,
+    template: str,
+) -> Character:
+    """Create the character and pick `template` onto it as the sheet's own picker would (the
+    characters' write service, edit `compendium.add=<ref>`), in one transaction: a template
+    not offered, or one the new sheet cannot take, leaves no character behind (InvalidEdit
+    on the form's template field). An empty `template` creates the sheet alone."""
+    with transaction.atomic():
+        character = character_create(
+            owner=user, name=name, system=system, sheet=sheet, campaign=campaign
+        )
+        if not template:
+            return character
+        offered = {choice.ref for choice in template_choices(user, system, campaign)}
+        if template not in offered:
+            raise InvalidEdit(TEMPLATE_FIELD, "Pick one of the templates offered.")
+        try:
+            return character_apply_edits(
+                user=user,
+                character_id=character.pk,
+                edits={PICK_TRAIT: template},
+                expected_version=character.version,
+            )
+        except EditRefused as refused:
+            raise InvalidEdit(TEMPLATE_FIELD, " ".join(refused.errors.values())) from None
