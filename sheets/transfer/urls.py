@@ -20,6 +20,11 @@ urlpatterns = [
         name="character_export_foundry",
     ),
     path(
+        "characters/<int:pk>/export/<slug:format_key>/preview/",
+        views.character_export_foundry_preview,
+        name="character_export_foundry_preview",
+    ),
+    path(
         "schema/character-file.json",
         views.character_file_schema_view,
         name="character_file_schema",

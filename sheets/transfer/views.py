@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from types import ModuleType
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
@@ -15,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rulesets.registry import get_ruleset
 from rulesets.weg_d6.data import ATTRIBUTE_SLUGS
 from sheets.advancement.figures import advancement_for, figures
+from sheets.characters.models import Character
 from sheets.permissions import Need, character_for
 from sheets.transfer import imports
 from sheets.transfer.compendium_file import compendium_file_schema
@@ -26,6 +29,7 @@ from sheets.transfer.datapad import (
     too_large,
 )
 from sheets.transfer.formats import FormatRefused, NeedsMinimums, known
+from sheets.transfer.formats.exporting import Export
 from sheets.transfer.formats.foundry_exports import exporter_for
 from sheets.transfer.schema import character_file_schema
 
@@ -42,22 +46,42 @@ def character_export(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-@require_GET
-@login_required
-def character_export_foundry(request: HttpRequest, pk: int, format_key: str) -> HttpResponse:
-    """The character as a Foundry VTT actor of its system's Foundry format (issue 29)."""
-    character = character_for(request.user, pk, Need.RECORDS)[0]
+def _foundry_export(
+    user: AbstractBaseUser, pk: int, format_key: str
+) -> tuple[Character, ModuleType, Export]:
+    """The character as its Foundry file of `format_key` holds it, for whoever may export the
+    character (404 for anyone else, and for a format of another system)."""
+    character = character_for(user, pk, Need.RECORDS)[0]
     exporter = exporter_for(character.system, format_key)
     if exporter is None:
         raise Http404("This character's system has no such Foundry format.")
     # In play, the points left to spend are the ledger's balance, not the sheet's field.
     sheet = get_ruleset(character.system).validate_sheet(character.sheet)
     sheet = advancement_for(character.system).with_ledger(sheet, figures(character))
-    exported = exporter.export(sheet, character.name)
+    return character, exporter, exporter.export(sheet, character.name)
+
+
+@require_GET
+@login_required
+def character_export_foundry(request: HttpRequest, pk: int, format_key: str) -> HttpResponse:
+    """The character as a Foundry VTT actor of its system's Foundry format (issue 29)."""
+    character, _exporter, exported = _foundry_export(request.user, pk, format_key)
     response = HttpResponse(exported.file_bytes(), content_type="application/json; charset=utf-8")
     filename = slugify(character.name) or "character"
     response["Content-Disposition"] = f'attachment; filename="{filename}{exported.suffix}"'
     return response
+
+
+@require_GET
+@login_required
+def character_export_foundry_preview(
+    request: HttpRequest, pk: int, format_key: str
+) -> HttpResponse:
+    """What the character's Foundry file cannot hold, read before downloading it. Worked out
+    here, when asked, not on the sheet page, where every edit would leave it stale."""
+    character, exporter, exported = _foundry_export(request.user, pk, format_key)
+    context = {"character": character, "exporter": exporter, "lost": exported.lost}
+    return render(request, "transfer/export_preview.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,6 +1,6 @@
-"""The Foundry downloads on the character page (issue 29, item 3): a WEG sheet's OD6S actor,
-an SWd10 sheet's WoD20 actor, each for whoever may export the character, each shown with
-what its file cannot hold; a format of another system is no page at all. And the file
+"""The Foundry downloads of the character page (issue 29, item 3): a WEG sheet's OD6S actor,
+an SWd10 sheet's WoD20 actor, each for whoever may export the character, each behind a page
+of what its file cannot hold; a format of another system is no page at all. And the file
 downloaded, uploaded through the import page and confirmed, is the same sheet less exactly
 that list."""
 
@@ -86,6 +86,10 @@ def test_an_swd10_character_downloads_as_wod20_and_has_no_od6s_file(client, play
     assert client.get(foundry_url(kira, "roll20")).status_code == 404
 
 
+def preview_url(character: Character, key: str) -> str:
+    return reverse("character_export_foundry_preview", args=[character.pk, key])
+
+
 def test_a_character_of_a_system_without_a_foundry_format_has_no_link_and_no_file(client, player):
     ore = character_create(owner=player, name="Kael Varrin", system="ore")
     client.force_login(player)
@@ -93,20 +97,60 @@ def test_a_character_of_a_system_without_a_foundry_format_has_no_link_and_no_fil
     assert "Foundry" not in page
     for key in ("foundry_od6s", "foundry_wod20"):
         assert client.get(foundry_url(ore, key)).status_code == 404
+        assert client.get(preview_url(ore, key)).status_code == 404
 
 
-def test_the_sheet_page_shows_its_systems_link_and_what_the_file_cannot_hold(
+def test_the_sheet_page_links_its_systems_export_page_and_lists_nothing_itself(
     client, player, jax, kira
 ):
     client.force_login(player)
     page = client.get(reverse("character_sheet", args=[jax.pk])).content.decode()
-    assert foundry_url(jax, "foundry_od6s") in page and "Foundry OD6S actor" in page
+    assert preview_url(jax, "foundry_od6s") in page and "Foundry OD6S actor" in page
     assert "Foundry WoD20 actor" not in page
-    assert "Not in the Foundry file (5)" in page
-    assert "the quote: an OD6S actor has no field for it" in page
+    # The list follows the sheet's content, which an edit redraws only in part.
+    assert "an OD6S actor has no field for it" not in page
     page = client.get(reverse("character_sheet", args=[kira.pk])).content.decode()
-    assert foundry_url(kira, "foundry_wod20") in page and "Foundry OD6S actor" not in page
+    assert preview_url(kira, "foundry_wod20") in page and "Foundry OD6S actor" not in page
+    assert "written in the biography notes" not in page
+
+
+def test_the_export_page_lists_what_the_file_cannot_hold_and_links_its_download(
+    client, player, jax, kira
+):
+    client.force_login(player)
+    page = client.get(preview_url(jax, "foundry_od6s")).content.decode()
+    assert "What this file cannot hold (5)" in page
+    assert "the quote: an OD6S actor has no field for it" in page
+    assert f'href="{foundry_url(jax, "foundry_od6s")}" download' in page
+    page = client.get(preview_url(kira, "foundry_wod20")).content.decode()
     assert "Languages (2): written in the biography notes" in page
+    assert f'href="{foundry_url(kira, "foundry_wod20")}" download' in page
+
+
+def test_the_export_page_follows_an_edit_of_the_sheet(client, player, jax):
+    client.force_login(player)
+    assert (
+        "the quote: an OD6S actor has no field for it"
+        in client.get(preview_url(jax, "foundry_od6s")).content.decode()
+    )
+    client.post(
+        reverse("character_edit", args=[jax.pk]),
+        {"edit": "info.quote=", "version": jax.version},
+    )
+    jax.refresh_from_db()
+    assert jax.sheet["info"]["quote"] == ""
+    page = client.get(preview_url(jax, "foundry_od6s")).content.decode()
+    assert "What this file cannot hold (4)" in page
+    assert "the quote" not in page
+
+
+def test_the_tables_gm_reads_the_export_page_and_another_player_finds_nothing(
+    client, gm, other_player, jax
+):
+    client.force_login(gm)
+    assert client.get(preview_url(jax, "foundry_od6s")).status_code == 200
+    client.force_login(other_player)
+    assert client.get(preview_url(jax, "foundry_od6s")).status_code == 404
 
 
 @pytest.mark.parametrize("fixture", ["jax", "kira"])

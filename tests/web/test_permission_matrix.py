@@ -144,6 +144,11 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     # The Foundry VTT actor (issue 29): whoever may export the character downloads it, the
     # same people as the JSON export; the matrix's sheet is SWd10, so its format is WoD20.
     "character_export_foundry": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    # The page before that download, listing what the file cannot hold: the same people.
+    "character_export_foundry_preview": {
+        "GET": _row(LOGIN, 200, 404, 200, 404),
+        "POST": _all(405),
+    },
     "character_history": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     "character_history_diff": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     # Restore: the GM sees what it would change, but may not set the player's traits (400).
@@ -619,6 +624,7 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "character_pdf": {"pk": kira},
         "character_export": {"pk": kira},
         "character_export_foundry": {"pk": kira, "format_key": "foundry_wod20"},
+        "character_export_foundry_preview": {"pk": kira, "format_key": "foundry_wod20"},
         "character_history": {"pk": kira},
         "character_history_diff": {"pk": kira},
         "character_history_restore": {"pk": kira, "version": 1},
