@@ -339,7 +339,7 @@ FORCE_TECHNIQUES: tuple[ForceTechnique, ...] = (
         True,
         "L1028",
         side="LS",
-        willpower="1 per point healed",
+        willpower="1 per point healed or converted",  # L1028
     ),
     ForceTechnique("prolong_force", "Prolong Force", "physical_control", True, "L1030"),
     ForceTechnique(

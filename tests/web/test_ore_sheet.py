@@ -152,7 +152,9 @@ def test_force_powers_and_stunts_show_normal_hard_and_wiggle_dice_with_next_pric
     stunt = element(html, "trait-stunt-blaster_defense")
     assert 'value="2"' in stunt and "Rolls 4d+1hd." in stunt and "next: 2 XP" in stunt
     healing = element(html, "trait-stunt-healing")
-    assert "Light Side stunt." in healing and "Willpower 1 per point healed." in healing
+    # L1028 charges for each point healed or converted.
+    assert "Light Side stunt." in healing
+    assert "Willpower 1 per point healed or converted." in healing
     assert "checked" in element(html, "trait-stunt-healing-approved")
 
 

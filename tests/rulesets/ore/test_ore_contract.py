@@ -225,7 +225,10 @@ def test_rows_say_what_each_pool_rolls_so_a_sheet_never_adds_dice_itself():
     assert rows["skill.lightsaber"].note.startswith("Rolls 7d with Coordination.")
     assert rows["power.force_sense"].note.startswith("Pool 2d+1hd: 3 of 10 dice. Comes with")
     assert rows["stunt.blaster_defense"].note == "Rolls 4d+1hd."
-    assert rows["stunt.healing"].note == "Light Side stunt. Rolls 3d. Willpower 1 per point healed."
+    assert (
+        rows["stunt.healing"].note
+        == "Light Side stunt. Rolls 3d. Willpower 1 per point healed or converted."
+    )
     assert "Rolls" not in rows["stunt.fear"].note  # not bought
 
 
