@@ -106,9 +106,22 @@ def picked_entries(character: Character, state: SheetState) -> tuple[Picked, ...
             shown.append(Picked(label, "", version, "", gone=True))
             continue
         moved = entry.version if entry.version != version else None
-        book = Book.of(entry).title
+        book = _source(entry, character)
         shown.append(Picked(label, entry.name, version, book, current=moved))
     return tuple(shown)
+
+
+def _source(entry: CompendiumEntry, character: Character) -> str:
+    """The book an entry the sheet uses is in. A sheet brought to a table keeps what it
+    picked from its owner's own book (the table's GM cannot open that book): said as such,
+    so the GM knows where it came from; the sheet's snapshot still holds what it took."""
+    same_table = entry.campaign_id is not None and entry.campaign_id == character.campaign_id
+    own_off_table = character.campaign_id is None and entry.owner_id == character.owner_id
+    if same_table or own_off_table:
+        return Book.of(entry).title
+    if entry.campaign is None:
+        return f"from {entry.owner.username}'s own book"
+    return f"from {entry.campaign.name}"
 
 
 def with_picker(layout: Layout) -> Layout:
