@@ -107,7 +107,7 @@ def _set_priority(sheet: dict, trait: str, kind: str, group: str, raw: Any) -> N
     order[old_rank], order[rank] = order[rank], order[old_rank]
 
 
-def _add_merit(sheet: dict, trait: str, raw: Any) -> None:
+def _add_merit(sheet: dict, trait: str, raw: Any, settings: Mapping[str, Any]) -> None:
     slug, _, rest = str(raw).strip().partition("|")
     raw_value, _, raw_choice = rest.partition("|")
     merit = MERIT_BY_SLUG.get(slug.strip())
@@ -130,7 +130,12 @@ def _add_merit(sheet: dict, trait: str, raw: Any) -> None:
         raise InvalidEdit(trait, f"The sheet already has {merit.name} for {choice}.")
     if len(sheet["merits"]) >= MAX_MERITS:
         raise InvalidEdit(trait, f"The sheet holds at most {MAX_MERITS} merits and flaws.")
-    unmet = unmet_merit_prerequisites(merit, trait_view(sheet), choice=choice or None)
+    unmet = unmet_merit_prerequisites(
+        merit,
+        trait_view(sheet),
+        choice=choice or None,
+        species_bound=settings["race_merit_species"] == "own_species",
+    )
     if unmet:
         raise InvalidEdit(trait, "Cannot take it: " + "; ".join(unmet) + ".")
     if merit.kind is Kind.FLAW:
@@ -394,7 +399,7 @@ def apply_edit(sheet: Mapping[str, Any], trait: str, raw: str, settings: Mapping
     elif trait == STAGE_TRAIT:
         change_stage(new, raw, freeze=_freeze, reopen=_reopen)
     elif trait == "merit.add":
-        _add_merit(new, trait, raw)
+        _add_merit(new, trait, raw, settings)
     elif section == "merit" and tail:
         _edit_merit_row(new, trait, head, tail, raw)
     elif trait == "fa.add":

@@ -272,19 +272,25 @@ def _conflict(merit: Merit, chosen: tuple[str, ...], view: TraitView) -> str | N
 
 
 def unmet_merit_prerequisites(
-    merit: Merit | str, view: TraitView, *, choice: str | None = None
+    merit: Merit | str,
+    view: TraitView,
+    *,
+    choice: str | None = None,
+    species_bound: bool = True,
 ) -> list[str]:
     """List every prerequisite of a merit or flaw the view fails, as plain messages.
 
     `choice` is the parameter being bought (the ability for Ability Deficit); without it the
     choices recorded in `view.merit_choices` are checked. A race merit's grants are not
     checked here: they come free and skip their own prerequisites (digest §5.5).
+    `species_bound` False is the GM's reading that a race merit fits any character.
     """
     if isinstance(merit, str):
         merit = MERIT_BY_SLUG[merit]
     messages = [
         message
         for need in merit.requirements
+        if species_bound or need.need is not Need.SPECIES
         if (message := _CHECKS[need.need](merit, need, view)) is not None
     ]
     spec = merit.choice

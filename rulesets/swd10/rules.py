@@ -109,6 +109,15 @@ SETTINGS: tuple[Setting, ...] = (
         choices=((True, "each buys one merit point"), (False, "buy no merit points")),
     ),
     Setting(
+        key="race_merit_species",
+        label="Race merits",
+        default="own_species",
+        source="L641-653 do not say who may take them; digest §5.5 [INTERP] proposes only a "
+        "character of that species",
+        help="Whether Kel Dor, Twi'lek and Zabrak fit only a character of that species.",
+        choices=(("own_species", "only a character of that species"), ("any", "any character")),
+    ),
+    Setting(
         key="commoner_health_levels",
         label="A commoner's health levels",
         default=4,
@@ -442,14 +451,21 @@ def _check_creation_values(report: Report, sheet: Mapping, view: TraitView) -> N
             )
 
 
-def _prerequisite_messages(report: Report, sheet: Mapping, view: TraitView) -> None:
+def _prerequisite_messages(
+    report: Report, sheet: Mapping, view: TraitView, settings: Mapping[str, Any]
+) -> None:
     creation = sheet["stage"] == "creation"
     add = report.error if creation else report.warn
     granted = merits_granted_by_race({m["slug"]: m["value"] for m in sheet["merits"]})
     for index, row in enumerate(sheet["merits"]):
         if row["slug"] in granted:
             continue  # a race's grant skips its own prerequisites (digest §5.5)
-        unmet = unmet_merit_prerequisites(row["slug"], view, choice=row.get("choice") or None)
+        unmet = unmet_merit_prerequisites(
+            row["slug"],
+            view,
+            choice=row.get("choice") or None,
+            species_bound=settings["race_merit_species"] == "own_species",
+        )
         for message in unmet:
             add("merit_prerequisite", f"merit.{index}", message + ".", "L843")
     for slug in sheet["force_abilities"]:
@@ -591,7 +607,7 @@ def check(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Report:
                 "L306-322",
             )
     _check_always(report, sheet, view)
-    _prerequisite_messages(report, sheet, view)
+    _prerequisite_messages(report, sheet, view, settings)
     return report
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+import rulesets.swd10 as swd10
+from rulesets.core import InvalidEdit, resolve_settings
 from rulesets.swd10 import data, xp
 
 SEEDS = Path("/work/shared/seeds")
@@ -210,3 +212,33 @@ def test_the_health_track_has_the_levels_and_penalties_the_sheet_prints() -> Non
         assert (level.penalty is None) == (not numbers)
         if numbers:
             assert level.penalty == -int(numbers[0])
+
+
+# Who may take a race merit (L641-653 do not say) is the GM's reading (digest §5.5).
+def _race_merit_on_a_human(reading: str) -> tuple[dict | None, str]:
+    settings = resolve_settings(swd10.SETTINGS, {"race_merit_species": reading})
+    sheet = swd10.demo_sheet()
+    sheet["species"] = "Human"
+    try:
+        sheet = swd10.apply_edit(sheet, "merit.add", "zabrak", settings)
+    except InvalidEdit as refused:
+        return None, str(refused)
+    report = swd10.check(sheet, settings)
+    problems = " ".join(v.message for v in report.errors + report.warnings)
+    return sheet, problems
+
+
+def test_by_default_a_race_merit_fits_only_a_character_of_that_species() -> None:
+    [setting] = [s for s in swd10.SETTINGS if s.key == "race_merit_species"]
+    assert setting.default == "own_species"
+    assert "L641-653" in setting.source and "5.5" in setting.source
+    sheet, refusal = _race_merit_on_a_human("own_species")
+    assert sheet is None
+    assert "only for Zabrak characters" in refusal
+
+
+def test_under_the_other_reading_a_human_may_take_a_race_merit() -> None:
+    sheet, problems = _race_merit_on_a_human("any")
+    assert sheet is not None
+    assert "zabrak" in {m["slug"] for m in sheet["merits"]}
+    assert "only for Zabrak" not in problems
