@@ -47,6 +47,10 @@ from rulesets.swd10.sheet import (
 
 KEY = "swd10"
 GM_EDITS: tuple[str, ...] = ()
+# Health levels a hit leaves after soak (000:L183-L189): the player marks their own, and the
+# table's GM, who applies the damage in a fight, any sheet at the table (the scene tracker's
+# hit form; sheets/permissions.py reads this).
+TABLE_EDITS: tuple[str, ...] = ("health",)
 
 __all__ = [
     "COMPENDIUM_KINDS",
@@ -58,6 +62,7 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "SETTINGS",
+    "TABLE_EDITS",
     "advance_cost",
     "apply_edit",
     "blank_sheet",

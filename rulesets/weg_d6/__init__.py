@@ -52,7 +52,10 @@ GM_EDITS: tuple[str, ...] = (
     "darkside.adventure_end",
 )
 # A call on the Dark Side writes its result with the roll, whoever at the table rolls it.
-TABLE_EDITS: tuple[str, ...] = ("darkside.called",)
+# A wound is what a damage roll did against the target's Strength (003:472, 002:557): the
+# player marks it on their own sheet and the table's GM, who reads the damage summary in a
+# fight, on any sheet at the table (the scene tracker's hit form; sheets/permissions.py).
+TABLE_EDITS: tuple[str, ...] = ("darkside.called", "wound", "wound.*")
 
 __all__ = [
     "COMPENDIUM_KINDS",

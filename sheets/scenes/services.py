@@ -347,10 +347,8 @@ def hit_fields(
     if participant.kind != Kind.CHARACTER:
         return ()
     if system not in MARKS_ON_SHEET:
-        if not hasattr(participant.character, "npc"):
-            # WEG's wound level and SWd10's health are the player's to mark (neither is
-            # among the systems' TABLE_EDITS a GM marks on a player's sheet).
-            return ()
+        # WEG's wound level and SWd10's health: the GM marks them on an NPC's sheet and, as
+        # those systems' TABLE_EDITS, on a player's (the edit service judges each one).
         return initiative_rules(system).hit_fields(participant.character.sheet, settings)
     return tuple(
         HitField(

@@ -87,3 +87,34 @@ def test_a_hit_by_hand_lands_on_a_minion_and_on_the_npc(gm, scene_of, system):
     assert [m.wounds for m in group.members.all()] != fresh  # each member its own track
     npc.refresh_from_db()
     assert npc.version > 1  # the NPC's sheet took the hit through the sheets' service
+
+
+@pytest.mark.parametrize("system", ("weg_d6", "swd10"))
+def test_the_gm_marks_a_players_wounds_in_weg_and_swd10(gm, player, system):
+    # Both seeds leave the damage to the GM (WEG 003:472, SWd10 000:L183-L189): the wound
+    # level and the health boxes are those systems' TABLE_EDITS, so the tracker offers the
+    # GM a hit form on a player's character and the sheet's service takes it.
+    from sheets.campaigns.services import campaign_join, invitation_create
+
+    campaign = campaign_create(user=gm, name=f"Table {system}", system=system)
+    campaign_join(user=player, token=invitation_create(user=gm, campaign_id=campaign.pk).token)
+    hero = character_create(
+        owner=player, name="Hero", system=system, sheet=get_ruleset(system).demo_sheet()
+    )
+    character_bring(user=player, campaign_id=campaign.pk, character_id=hero.pk)
+    scene = scene_create(user=gm, campaign_id=campaign.pk, name="Fight")
+    participants_add(user=gm, scene_id=scene.pk, picks=[f"character:{hero.pk}"], expected_version=1)
+    scene.refresh_from_db()
+    participant = Participant.objects.get(scene=scene)
+    fields = hit_fields(scene, participant)
+    assert fields
+    before = tracker(gm, scene, Role.GM).rows[0].condition
+    raw = {f.name: f.default if f.choices or f.default not in ("", "0") else "1" for f in fields}
+    scene_hit(
+        user=gm, scene_id=scene.pk, participant_id=participant.pk, raw=raw, expected_version=2
+    )
+    scene.refresh_from_db()
+    after = tracker(player, scene, Role.PLAYER).rows[0].condition
+    assert after is not None and after.label != before.label
+    hero.refresh_from_db()
+    assert hero.version > 1 and hero.owner == player

@@ -276,3 +276,23 @@ def test_a_tie_rule_of_nonsense_is_refused_beside_the_field(client, gm, table):
     response = client.post(url, {"name": "Duel", "ties": "loudest_first"})
     assert response.status_code == 400 and "settle a tie" in response.content.decode()
     assert not Scene.objects.filter(name="Duel").exists()
+
+
+def test_the_gm_marks_a_players_health_from_the_tracker_and_the_player_reads_it(
+    client, gm, player, scene, swd10_character
+):
+    # SWd10's health is among its TABLE_EDITS: the GM applies the damage left after soak.
+    client.force_login(gm)
+    row = _participant(scene, character=swd10_character)
+    page = client.get(reverse("scene_detail", kwargs={"pk": scene.pk})).content.decode()
+    kira_row = page[page.index(f'id="participant-{row.pk}"') :]
+    assert kira_row.index("Mark hit") < kira_row.index("</li>")
+    response = _post(client, "scene_hit", scene, {"participant": row.pk, "levels": "2"})
+    assert response.status_code == 302
+    swd10_character.refresh_from_db()
+    assert swd10_character.sheet["health_marked"] == 2
+    client.force_login(player)
+    body = client.get(reverse("scene_tracker", kwargs={"pk": scene.pk})).content.decode()
+    kira_row = body[body.index("Kira Dane") :]
+    assert "Unhurt" not in kira_row[: kira_row.index("</li>")]
+    assert "penalty" in kira_row[: kira_row.index("</li>")]

@@ -136,7 +136,9 @@ def reserved_rows(character: Character) -> set[str]:
 
 def is_gm_edit(character: Character, trait: str) -> bool:
     """A GM action without a row ("xp.add", its extra input "xp.add.1", "xp.0.remove")."""
-    patterns = get_ruleset(character.system).GM_EDITS
+    ruleset = get_ruleset(character.system)
+    # A table's marks (WEG's wound, SWd10's health) are the GM's on any sheet there too.
+    patterns = ruleset.GM_EDITS + getattr(ruleset, "TABLE_EDITS", ())
     return any(fnmatchcase(trait, p) or fnmatchcase(trait, p + ".*") for p in patterns)
 
 
