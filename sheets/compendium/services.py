@@ -52,7 +52,8 @@ from sheets.compendium.records import (
 from sheets.compendium.records import ENTRY_MAX_BYTES as ENTRY_MAX_BYTES
 from sheets.compendium.records import entry_create as entry_create
 from sheets.compendium.records import name_refusal as name_refusal
-from sheets.permissions import book_access, book_entries, compendium_entry_for
+from sheets.history.revisions import record_revision, revision_state
+from sheets.permissions import Need, book_access, book_entries, character_for, compendium_entry_for
 from sheets.transfer.compendium_file import FileEntry, read_book_file
 
 
@@ -612,3 +613,100 @@ def character_create_from_template(
             )
         except EditRefused as refused:
             raise InvalidEdit(TEMPLATE_FIELD, " ".join(refused.errors.values())) from None
+
+
+# A sheet brought to a table with entries of its owner's own book ---------------------------
+
+
+@dataclass(frozen=True)
+class OwnBookEntry:
+    """An entry a sheet at a table picked from its owner's own book, at the version taken."""
+
+    entry: CompendiumEntry
+    kind: str
+    version: int
+    data: dict  # that version's data: what the sheet holds (the GM cannot open that book)
+
+
+def own_book_entries(character: Character) -> list[OwnBookEntry]:
+    """The entries of its owner's own book a sheet at a table still points at."""
+    if character.campaign_id is None:
+        return []
+    refs = get_ruleset(character.system).entry_refs(character.sheet)
+    taken = {int(ref[6:]): (kind, version) for kind, ref, version in refs if ref[6:].isdigit()}
+    rows = CompendiumEntry.objects.filter(
+        pk__in=taken, owner=character.owner_id, campaign__isnull=True, system=character.system
+    )
+    found = []
+    for entry in rows:
+        kind, version = taken[entry.pk]
+        at = entry.versions.filter(version=version).values_list("data", flat=True).first()
+        found.append(OwnBookEntry(entry, kind, version, dict(at or entry.data)))
+    return found
+
+
+def _repointed(sheet: Any, moved: Mapping[str, tuple[str, int]]) -> Any:
+    """`sheet` with each compendium mark whose ref is in `moved` pointing at its new entry."""
+    if isinstance(sheet, dict):
+        if set(sheet) == {"kind", "ref", "version"} and sheet["ref"] in moved:
+            ref, version = moved[sheet["ref"]]
+            return {"kind": sheet["kind"], "ref": ref, "version": version}
+        return {key: _repointed(value, moved) for key, value in sheet.items()}
+    if isinstance(sheet, list):
+        return [_repointed(value, moved) for value in sheet]
+    return sheet
+
+
+def entries_adopt(*, user: AbstractBaseUser, character_id: int, expected_version: int) -> list[str]:
+    """A GM copies into the table's book the entries a sheet at the table picked from its
+    owner's own book, each at the version the sheet took (an entry of that kind and name
+    already in the book is used instead), and the sheet then points at the table's entries:
+    one revision, "compendium: copied into <book>". Returns the names copied or matched.
+    Nothing is written on a refusal: CopyRefused when the sheet moved on since the GM
+    looked or has nothing to copy, InvalidEntry when an entry cannot go into the book (the
+    book full, say), PermissionDenied for anyone but the table's GMs."""
+    with transaction.atomic():
+        character, _ = character_for(user, character_id, Need.EDIT, for_update=True)
+        book = Book.of_sheet(character)
+        if book.is_personal:
+            raise CopyRefused(f"“{character.name}” sits at no table.")
+        _lock_book(user, book)  # only the table's GMs change its book
+        if character.version != expected_version:
+            raise CopyRefused(
+                f"“{character.name}” changed meanwhile (now version {character.version}): "
+                "look at it again."
+            )
+        owner = character.owner.username
+        moved: dict[str, tuple[str, int]] = {}
+        names = []
+        for item in own_book_entries(character):
+            kind, clean = _validated(book, item.kind, item.data)
+            same = next(
+                (
+                    entry
+                    for entry in book.entries().filter(kind=kind.key)
+                    if entry.name.casefold() == clean["name"].casefold()
+                ),
+                None,
+            )
+            if same is None:
+                same = _save_new(
+                    user=user,
+                    book=book,
+                    kind=kind,
+                    data=clean,
+                    summary=f"Copied from {owner}'s own book ({character.name})",
+                )
+            # The sheet keeps the version it took when the data match; else 0, so it says
+            # the book's entry differs from what it holds.
+            moved[item.entry.ref] = (same.ref, same.version if same.data == clean else 0)
+            names.append(same.name)
+        if not moved:
+            raise CopyRefused(f"“{character.name}” uses no entry of its owner's own book.")
+        ruleset = get_ruleset(character.system)
+        before = revision_state(character)
+        character.sheet = ruleset.validate_sheet(_repointed(character.sheet, moved))
+        character.version += 1
+        character.save(update_fields=["sheet", "version", "updated_at"])
+        record_revision(character, user, f"compendium: copied into {book.title}", before)
+        return names

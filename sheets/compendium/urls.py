@@ -33,6 +33,7 @@ urlpatterns = [
     path("<book:book>/export/", views.compendium_export, name="compendium_export"),
     path("<book:book>/import/", views.compendium_import, name="compendium_import"),
     path("entries/<int:pk>/", views.compendium_entry, name="compendium_entry"),
+    path("sheets/<int:pk>/adopt/", views.compendium_adopt, name="compendium_adopt"),
     path("entries/<int:pk>/edit/", views.compendium_entry_edit, name="compendium_entry_edit"),
     path("entries/<int:pk>/remove/", views.compendium_entry_remove, name="compendium_entry_remove"),
     path(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -45,10 +46,12 @@ from sheets.compendium.services import (
 )
 from sheets.list_filters import Filters
 from sheets.permissions import (
+    Need,
     book_access,
     book_entries,
     book_for,
     books_of,
+    character_for,
     compendium_entry_for,
 )
 from sheets.transfer.compendium_file import (
@@ -477,3 +480,46 @@ def _upload(request: HttpRequest) -> bytes:
         raise too_large(upload.size)
     # One byte past the limit, so a file that lied about its size is refused unparsed.
     return upload.read(FILE_MAX_BYTES + 1)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def compendium_adopt(request: HttpRequest, pk: int) -> HttpResponse:
+    """A GM copies into the table's book what a sheet brought to the table picked from its
+    owner's own book: the entries, each at the version the sheet took, then the confirm."""
+    character, _access = character_for(request.user, pk, Need.EDIT)
+    book = Book.of_sheet(character)
+    if book.is_personal or not book_access(request.user, book).change:
+        raise PermissionDenied("Only a GM of the sheet's table copies entries into its book.")
+    error = ""
+    if request.method == "POST":
+        try:
+            names = services.entries_adopt(
+                user=request.user,
+                character_id=character.pk,
+                expected_version=_version(request.POST.get("version")),
+            )
+        except (CopyRefused, InvalidEntry) as refused:
+            error = (
+                " ".join(refused.errors.values())
+                if isinstance(refused, InvalidEntry)
+                else str(refused)
+            )
+            character.refresh_from_db()
+        else:
+            messages.success(
+                request,
+                f"{', '.join(names)}: now in {book.title}, and {character.name} picks from there.",
+            )
+            return redirect("character_sheet", pk=character.pk)
+    return render(
+        request,
+        "compendium/adopt.html",
+        {
+            "character": character,
+            "book": book,
+            "items": services.own_book_entries(character),
+            "error": error,
+        },
+        status=400 if error else 200,
+    )

@@ -68,3 +68,48 @@ def test_at_the_table_the_gm_sees_those_entries_marked_as_from_the_owners_own_bo
     assert f"{off_table.errors} error" in row
     own_tessa.refresh_from_db()
     assert own_tessa.sheet == sheet_before
+
+
+def test_the_gm_copies_the_brought_entries_into_the_table_book_and_the_sheet_picks_from_there(
+    client, gm, player, weg_table, weg_book, own_tessa
+):
+    character_bring(user=player, campaign_id=weg_table.pk, character_id=own_tessa.pk)
+    # One of the two is already in the table's book under that name: it is used, not doubled.
+    table_pistol = entry_create(user=gm, book=weg_book, kind="weapon", data=PISTOL)
+    client.force_login(gm)
+    sheet_page = client.get(reverse("character_sheet", args=[own_tessa.pk])).content.decode()
+    adopt = reverse("compendium_adopt", args=[own_tessa.pk])
+    assert f'href="{adopt}"' in sheet_page
+    page = client.get(adopt).content.decode()
+    assert "Twi&#x27;lek" in page and "Kessel pistol" in page
+
+    own_tessa.refresh_from_db()
+    response = client.post(adopt, {"version": own_tessa.version})
+
+    assert response.status_code == 302
+    twilek = weg_book.entries().get(kind="species")
+    assert twilek.data["name"] == "Twi'lek" and twilek.author == gm
+    assert weg_book.entries().filter(kind="weapon").count() == 1
+    own_tessa.refresh_from_db()
+    refs = {ref: version for _, ref, version in get_ruleset("weg_d6").entry_refs(own_tessa.sheet)}
+    assert refs == {twilek.ref: 1, table_pistol.ref: 1}
+    assert own_tessa.revisions.order_by("-pk").first().summary == (
+        "compendium: copied into Kessel Run"
+    )
+    page = client.get(reverse("character_sheet", args=[own_tessa.pk])).content.decode()
+    assert "own book" not in section(page) and "Kessel Run" in section(page)
+
+
+def test_only_a_gm_of_the_table_copies_and_a_stale_look_copies_nothing(
+    client, gm, player, weg_table, weg_book, own_tessa
+):
+    character_bring(user=player, campaign_id=weg_table.pk, character_id=own_tessa.pk)
+    adopt = reverse("compendium_adopt", args=[own_tessa.pk])
+    own_tessa.refresh_from_db()
+    # The owner (a player at the table) may not write the table's book.
+    assert client.post(adopt, {"version": own_tessa.version}).status_code == 403
+    client.force_login(gm)
+    stale = client.post(adopt, {"version": own_tessa.version - 1})
+    assert stale.status_code == 400 and "changed meanwhile" in stale.content.decode()
+    assert not weg_book.entries().exists()
+    assert own_tessa.sheet == type(own_tessa).objects.get(pk=own_tessa.pk).sheet

@@ -302,6 +302,13 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
         "POST": _row(LOGIN, 403, 403, MOVED, 404),
     },
     "compendium_entry_visibility": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    # Copying into the table's book what a brought sheet picked from its owner's own book:
+    # the table's GM (Kira uses none: the page says so, a post is refused, 400); the owner
+    # sees the sheet but may not write the table's book (403); others find no sheet (404).
+    "compendium_adopt": {
+        "GET": _row(LOGIN, 403, 404, 200, 404),
+        "POST": _row(LOGIN, 403, 404, 400, 404),
+    },
     # NPCs and minions (issue 28): the table's GMs make them (players refused, 403; another
     # GM finds no table, 404). A hidden NPC and a group of minions are found by nobody but
     # the table's GMs (404, posts included, as for any sheet one cannot see); the hidden
@@ -684,6 +691,7 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "compendium_entry_edit": {"pk": w.entry.pk},
         "compendium_entry_remove": {"pk": w.entry.pk},
         "compendium_entry_visibility": {"pk": w.entry.pk},
+        "compendium_adopt": {"pk": kira},
         "npc_new": {"pk": table},
         "npc_quick": {"pk": table},
         "minion_group_new": {"pk": table},
@@ -776,6 +784,7 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         "compendium_entry_edit": {"_version": "1"} | _compendium_form("Heavy repeater", damage="5"),
         "compendium_entry_remove": {"version": "1"},
         "compendium_entry_visibility": {"version": "1", "hidden": "1"},
+        "compendium_adopt": version,
         "npc_new": {"name": "Grand Moff Two"},
         "npc_quick": {"name": "Thug", "attr.strength": "2"},
         "minion_group_new": {"name": "Patrol", "block": str(w.npc.pk), "count": "3"},

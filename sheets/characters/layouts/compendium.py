@@ -51,6 +51,8 @@ class Picked:
     # The book's entry moved on (a GM's change the sheet did not follow), or is gone.
     current: int | None = None
     gone: bool = False
+    # At a table, picked from its owner's own book: a GM may copy it into the table's.
+    own_book: bool = False
 
 
 def _kind_labels(system: str) -> dict[str, str]:
@@ -107,7 +109,8 @@ def picked_entries(character: Character, state: SheetState) -> tuple[Picked, ...
             continue
         moved = entry.version if entry.version != version else None
         book = _source(entry, character)
-        shown.append(Picked(label, entry.name, version, book, current=moved))
+        own = entry.campaign_id is None and character.campaign_id is not None
+        shown.append(Picked(label, entry.name, version, book, current=moved, own_book=own))
     return tuple(shown)
 
 
@@ -132,8 +135,10 @@ def with_picker(layout: Layout) -> Layout:
         sections = (*base.sections, PICKER)
 
         def extra(self, state: SheetState, character: Character) -> dict:
+            picked = picked_entries(character, state)
             return super().extra(state, character) | {
-                "compendium_picked": picked_entries(character, state),
+                "compendium_picked": picked,
+                "compendium_own_book": any(item.own_book for item in picked),
                 "compendium_kinds": pickable_kinds(character.system),
             }
 
