@@ -633,7 +633,11 @@ def own_book_entries(character: Character) -> list[OwnBookEntry]:
     if character.campaign_id is None:
         return []
     refs = get_ruleset(character.system).entry_refs(character.sheet)
-    taken = {int(ref[6:]): (kind, version) for kind, ref, version in refs if ref[6:].isdigit()}
+    taken = {
+        int(ref[6:]): (kind, version)
+        for kind, ref, version in refs
+        if ref.startswith("entry:") and ref[6:].isdigit() and len(ref) <= 24
+    }
     rows = CompendiumEntry.objects.filter(
         pk__in=taken, owner=character.owner_id, campaign__isnull=True, system=character.system
     )
