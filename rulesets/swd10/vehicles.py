@@ -16,8 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.core.edits import InvalidSheet
 from rulesets.core.rolls import Rollable
 from rulesets.core.schema import SheetModel, one_of, text, validate_with, whole
+from rulesets.swd10.data import HERO_HEALTH, HealthLevel
 from rulesets.swd10.dice import DEFAULT_DIFFICULTY, HIGHEST_DIFFICULTY, LOWEST_DIFFICULTY
 
 
@@ -64,14 +66,31 @@ class Vehicle(SheetModel):
     shields: whole(0, 50) = 0  # L1418: SR / 50
     armor: whole(0, 10) = 0  # L1419
     notes: text(2000, lines=True) = ""
+    # Health levels marked, from the top of its size's track (L1388-1408); the scene tracker
+    # marks them as a hit's after soak.
+    health_marked: whole(0, 7) = 0
 
 
 def blank() -> dict:
     return validate_vehicle({})
 
 
+def health_levels(vehicle: dict) -> tuple[HealthLevel, ...]:
+    """The levels its size gives (L1388-1408): "full scale" a hero's seven (a reading), else
+    the named ones, each with a hero's penalty for that name."""
+    size = SIZE_BY_KEY[vehicle["size"]]
+    if size.health == _FULL:
+        return HERO_HEALTH
+    by_name = {level.name.lower(): level for level in HERO_HEALTH}
+    return tuple(by_name[name.strip()] for name in size.health.split(","))
+
+
 def validate_vehicle(data: Any) -> dict:
-    return validate_with(Vehicle, data)
+    vehicle = validate_with(Vehicle, data)
+    most = len(health_levels(vehicle))
+    if vehicle["health_marked"] > most:
+        raise InvalidSheet(f"health_marked: its size has {most} health levels.")
+    return vehicle
 
 
 def crew_rollable(vehicle: dict, crew: Rollable) -> Rollable:

@@ -66,8 +66,10 @@ class Participant(models.Model):
     member = models.ForeignKey(
         MinionMember, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
+    # Named so that the vehicles app can ask whether a vehicle is in a scene (it is refused
+    # deletion there) without importing this app, which sits above it.
     vehicle = models.ForeignKey(
-        Vehicle, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Vehicle, on_delete=models.CASCADE, null=True, blank=True, related_name="scene_rows"
     )
     # The order added: the last tie-break, so the order is the same on every reload.
     position = models.PositiveIntegerField(default=0)

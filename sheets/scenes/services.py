@@ -56,7 +56,9 @@ from sheets.rolls.dice import dice_random
 from sheets.rolls.hits import HitRefused, hit_mark, hit_options, readable_roll, roll_hits
 from sheets.rolls.models import RollEntry
 from sheets.scenes.models import Kind, Participant, Scene
+from sheets.vehicles import services as vehicle_services
 from sheets.vehicles.models import Vehicle
+from sheets.vehicles.services import VehicleRefused
 
 SCENE_CHANGED = "scene_changed"
 WHOLE = "scene"  # a refusal that belongs to no single field
@@ -344,8 +346,8 @@ def hit_fields(
     settings = _settings(scene.campaign) if settings is None else settings
     if participant.kind in (Kind.GROUP, Kind.MEMBER):
         return npc_rules(system).hit_fields(_sheet(participant), settings)
-    if participant.kind != Kind.CHARACTER:
-        return ()
+    if participant.kind == Kind.VEHICLE:
+        return vehicle_services.hit_fields(participant.vehicle)
     if system not in MARKS_ON_SHEET:
         # WEG's wound level and SWd10's health: the GM marks them on an NPC's sheet and, as
         # those systems' TABLE_EDITS, on a player's (the edit service judges each one).
@@ -390,7 +392,7 @@ def scene_hit(
         elif participant.kind == Kind.CHARACTER:
             done = _hit_character(user, participant.character, system, settings, raw, roll)
         else:
-            raise SceneRefused({WHOLE: "A vehicle takes its hits on its own page."})
+            done = _hit_vehicle(user, participant.vehicle, raw, roll)
         _changed(scene)
     return done
 
@@ -532,6 +534,20 @@ def _hit_character(
     return f"{character.name}: {condition.label}"
 
 
+def _hit_vehicle(user, vehicle: Vehicle, raw, roll: RollEntry | None) -> str:
+    """A hit by hand in the vehicle's system's terms (sheets/vehicles); a logged roll's set
+    or damage is a character's or a minion's, so it is refused here, nothing marked."""
+    if roll is not None:
+        raise SceneRefused({"roll": "A vehicle's hit is entered by hand, below."})
+    try:
+        vehicle, text = vehicle_services.vehicle_mark_hit(
+            user=user, vehicle_id=vehicle.pk, raw=raw, expected_version=vehicle.version
+        )
+    except VehicleRefused as refused:
+        raise SceneRefused(refused.errors) from None
+    return f"{vehicle.name}: {text}"
+
+
 # Reading a scene ------------------------------------------------------------------------------
 
 
@@ -619,6 +635,8 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
             elif p.kind == Kind.MEMBER:
                 block = p.member.group.block.sheet
                 row.condition = npcs.condition(block, settings, p.member.wounds)
+            elif p.kind == Kind.VEHICLE:
+                row.condition = vehicle_services.condition(p.vehicle)
             elif p.kind == Kind.GROUP:
                 block = p.group.block.sheet
                 row.conditions = [

@@ -19,6 +19,7 @@ from django.db import transaction
 
 from rulesets.core.diecode import DieCode
 from rulesets.core.edits import InvalidSheet
+from rulesets.core.npcs import Condition, HitField, InvalidHit, whole_number
 from rulesets.core.rolls import (
     InvalidRoll,
     Odds,
@@ -543,3 +544,139 @@ def _as_code(system: str, rollable: Rollable) -> Any:
 
 def campaign_of(user: AbstractBaseUser, pk: int) -> tuple[Campaign, Role]:
     return campaign_for(user, pk)
+
+
+# A vehicle in a scene: what a hit asks, where it stands, and the hit marked ----------------
+# The scene tracker (sheets/scenes) asks these; each system's hit in its own terms: WEG's
+# damage roll against hull on the damage summary (vehicle_hit), an O.R.E. location's boxes
+# (001:L448), SWd10's health levels by size (000:L1388-1408).
+
+
+def hit_fields(vehicle: Vehicle) -> tuple[HitField, ...]:
+    data = vehicle.data
+    if vehicle.system == "weg_d6":
+        return (
+            HitField("damage_roll", "Damage roll", maximum=999, default="", source="003:571"),
+            HitField("hull_roll", "Hull roll", maximum=999, default="", source="003:571"),
+            HitField("ion", "Ion", (("", "No"), ("on", "Yes")), source="003:541"),
+        )
+    if vehicle.system == "ore" and data["locations"]:
+        locations = tuple((str(i), row["name"]) for i, row in enumerate(data["locations"]))
+        most = max(row["boxes"] for row in data["locations"])
+        return (
+            HitField("location", "Location", locations, default="0", source="001:L448"),
+            HitField("shock", "Shock", minimum=0, maximum=most, default="0", source="001:L448"),
+            HitField("killing", "Killing", minimum=0, maximum=most, default="1"),
+        )
+    if vehicle.system == "swd10":
+        most = len(rules("swd10").health_levels(data))
+        return (HitField("levels", "Health levels", maximum=most, default="1", source="000:L1388"),)
+    return ()
+
+
+def condition(vehicle: Vehicle) -> Condition | None:
+    """Where the vehicle stands, as a scene row reads it."""
+    data = vehicle.data
+    if vehicle.system == "weg_d6":
+        module = rules("weg_d6")
+        state = data["damage"]["state"]
+        order = [key for key, _ in module.DAMAGE_STATES]
+        penalty = module.penalty_pips(data)
+        return Condition(
+            module.DAMAGE_LABELS[state],
+            f"−{penalty} pips" if penalty else "",
+            bool(module.can_act(data)),
+            order.index(state),
+            len(order) - 1,
+            "003:571-579",
+        )
+    if vehicle.system == "ore":
+        module = rules("ore")
+        states = [f"{row['name']} {module.location_state(row)}" for row in data["locations"]]
+        broken = [row for row in data["locations"] if module.location_state(row) != "working"]
+        marks = sum(row["shock"] + row["killing"] for row in data["locations"])
+        boxes = sum(row["boxes"] for row in data["locations"])
+        text = ", ".join(states) if broken else "Working"
+        return Condition(text, "", False, marks, boxes, "001:L448")
+    if vehicle.system == "swd10":
+        levels = rules("swd10").health_levels(data)
+        marked = data["health_marked"]
+        if not marked:
+            return Condition("Unhurt", "", False, 0, len(levels), "000:L1388")
+        level = levels[marked - 1]
+        penalty = "" if level.penalty in (None, 0) else f"{level.penalty:+d} dice"
+        return Condition(level.name, penalty, level.penalty is None, marked, len(levels))
+    return None
+
+
+def _whole(raw: Mapping[str, str], spec: HitField) -> int:
+    try:
+        return whole_number(raw, spec)
+    except InvalidHit as refused:
+        raise VehicleRefused({refused.field: refused.message}) from None
+
+
+@transaction.atomic
+def vehicle_mark_hit(
+    *, user: AbstractBaseUser, vehicle_id: int, raw: Mapping[str, str], expected_version: int
+) -> tuple[Vehicle, str]:
+    """A hit from the scene tracker, in the vehicle's system's terms; refused whole, nothing
+    stored, on any fault."""
+    vehicle, _ = vehicle_for(user, vehicle_id, edit=True, for_update=True)
+    if vehicle.version != expected_version:
+        raise StaleVehicle()
+    if vehicle.system == "weg_d6":
+        return vehicle_hit(
+            user=user,
+            vehicle_id=vehicle.pk,
+            damage_roll=raw.get("damage_roll", ""),
+            hull_roll=raw.get("hull_roll", ""),
+            ion=raw.get("ion") in ("on", "1", "true"),
+            expected_version=expected_version,
+        )
+    specs = {spec.name: spec for spec in hit_fields(vehicle)}
+    if not specs:
+        raise VehicleRefused({WHOLE: "This vehicle has nothing a hit marks (no hit locations)."})
+    before = vehicle.data
+    data = _copy(before)
+    if vehicle.system == "ore":
+        where = str(raw.get("location", "")).strip()
+        if where not in dict(specs["location"].choices):
+            raise VehicleRefused({"location": "Choose one of the vehicle's hit locations."})
+        row = data["locations"][int(where)]
+        shock, killing = _whole(raw, specs["shock"]), _whole(raw, specs["killing"])
+        if not shock and not killing:
+            raise VehicleRefused({"killing": "A hit marks at least one box."})
+        # Killing takes boxes first, Shock what is left: a full location is inoperable,
+        # full of Killing destroyed (001:L448); more than its boxes marks nothing further.
+        row["killing"] = min(row["boxes"], row["killing"] + killing)
+        row["shock"] = min(row["boxes"] - row["killing"], row["shock"] + shock)
+        text = f"{row['name']}: {rules('ore').location_state(row)}."
+    else:
+        levels = rules("swd10").health_levels(data)
+        data["health_marked"] = min(
+            len(levels), data["health_marked"] + _whole(raw, specs["levels"])
+        )
+        text = f"{levels[data['health_marked'] - 1].name}."
+    vehicle.data = validate(vehicle.system, data)
+    vehicle.version += 1
+    vehicle.save(update_fields=["data", "version", "updated_at"])
+    _revise(vehicle, user, f"Hit: {text}", before)
+    return vehicle, text
+
+
+@transaction.atomic
+def vehicle_delete(*, user: AbstractBaseUser, vehicle_id: int, expected_version: int) -> str:
+    """Delete a vehicle (whoever may change it). Refused while it is in a scene: taking it
+    out there first keeps a running scene from losing a row, and its current turn, unseen."""
+    vehicle, _ = vehicle_for(user, vehicle_id, edit=True, for_update=True)
+    if vehicle.version != expected_version:
+        raise StaleVehicle()
+    scenes = sorted(set(vehicle.scene_rows.values_list("scene__name", flat=True)))
+    if scenes:
+        raise VehicleRefused(
+            {WHOLE: "It is in a scene: take it out of " + ", ".join(scenes) + " first."}
+        )
+    name = vehicle.name
+    vehicle.delete()
+    return name

@@ -40,6 +40,7 @@ LABELS = {
     "shield_dice_lost": "Shield dice lost",
     "capital_pips": "Capital ship damage (pips)",
     "state": "State",
+    "health_marked": "Health levels marked",
 }
 HIDDEN = {"schema_version", "improved", "damage"}
 LONG_TEXT = {"notes"}

@@ -13,4 +13,5 @@ urlpatterns = [
     path("vehicles/<int:pk>/improve/", views.vehicle_improve, name="vehicle_improve"),
     path("vehicles/<int:pk>/roll/", views.vehicle_roll, name="vehicle_roll"),
     path("vehicles/<int:pk>/print/", views.vehicle_print, name="vehicle_print"),
+    path("vehicles/<int:pk>/delete/", views.vehicle_delete, name="vehicle_delete"),
 ]

@@ -273,3 +273,28 @@ def vehicle_print(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(render_vehicle_pdf(vehicle), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="vehicle-{vehicle.pk}.pdf"'
     return response
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def vehicle_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Asks first (GET), deletes on POST: whoever may change the vehicle; refused, nothing
+    deleted, while it is in a scene (services.vehicle_delete says why)."""
+    vehicle, _ = vehicle_for(request.user, pk, edit=True)
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        table, character = vehicle.table_id, vehicle.character_id
+        try:
+            name = services.vehicle_delete(
+                user=request.user, vehicle_id=vehicle.pk, expected_version=_version(request)
+            )
+        except VehicleRefused as refused:
+            errors = refused.errors
+            vehicle.refresh_from_db()
+        else:
+            messages.success(request, f"{name} deleted.")
+            if table is not None:
+                return redirect("vehicle_list", pk=table)
+            return redirect("character_vehicles", pk=character)
+    context = {"vehicle": vehicle, "errors": errors, "message": " ".join(errors.values())}
+    return render(request, "vehicles/delete.html", context, status=400 if errors else 200)

@@ -353,6 +353,12 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
         "POST": _row(LOGIN, 200, 404, 200, 404),
     },
     "vehicle_print": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    # Deleting a vehicle (H18): asked first, then done by whoever may change it; another
+    # player or GM finds none (404).
+    "vehicle_delete": {
+        "GET": _row(LOGIN, 200, 404, 200, 404),
+        "POST": _row(LOGIN, MOVED, 404, MOVED, 404),
+    },
     # Personal access tokens for the HTTP API (issue 29), on one's own settings page: each
     # person makes their own (the page shows the new secret once, 200); only its owner
     # revokes one, anyone else finds no such token (404).
@@ -611,6 +617,7 @@ def _vehicle_post(name: str, w: World) -> dict[str, Any]:
         "vehicle_hit": version | {"damage_roll": "12", "hull_roll": "10"},
         "vehicle_improve": version | {"code": "maneuverability"},
         "vehicle_roll": {"code": "pilot", "crew": str(w.kira.pk), "trait": "abil.pilot"},
+        "vehicle_delete": version,
     }.get(name, {})
 
 
