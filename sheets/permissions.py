@@ -547,6 +547,23 @@ def table_vehicles(user: User, campaign: Campaign) -> list[Vehicle]:
     return [vehicle for vehicle in rows if vehicle_access(user, vehicle).view]
 
 
+def dashboard_vehicles(user: User, campaign: Campaign) -> list[Vehicle]:
+    """The vehicles the table's page lists apart from the sheets: for its GMs the table's and
+    its NPCs' (a player's vehicle is on their sheet), for a player the table's and their own
+    characters'; none for anybody else."""
+    role = campaign_role(user, campaign)
+    if role is None:
+        return []
+    rows = Vehicle.objects.filter(Q(campaign=campaign) | Q(character__campaign=campaign))
+    if role is Role.GM:
+        rows = rows.filter(Q(owner_kind=OwnerKind.CAMPAIGN) | Q(owner_kind=OwnerKind.NPC))
+    else:
+        rows = rows.filter(Q(owner_kind=OwnerKind.CAMPAIGN) | Q(character__owner=user)).exclude(
+            owner_kind=OwnerKind.NPC
+        )
+    return list(rows.select_related("character").order_by("owner_kind", "name", "pk"))
+
+
 def crew_characters(user: User, vehicle: Vehicle) -> list[Character]:
     """Who `user` may seat at a vehicle's controls to roll: a character they may edit at
     the vehicle's table, or for a vehicle outside any table its own character."""

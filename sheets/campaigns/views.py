@@ -35,6 +35,7 @@ from sheets.history.models import Revision
 from sheets.list_filters import Filters
 from sheets.permissions import (
     campaign_for,
+    dashboard_vehicles,
     notes_left_behind,
     own_characters,
     players_sheets,
@@ -255,6 +256,8 @@ def _detail_context(
         "my_sheets_here": list(mine.filter(campaign=campaign)),
         # The table's NPCs apart from the players' sheets: a player gets the revealed ones.
         "npcs": list(table_npcs(request.user, campaign)),
+        # Vehicles apart too: the table's and its NPCs' for a GM, a player's own and the table's.
+        "dashboard_vehicles": dashboard_vehicles(request.user, campaign),
         "eligible": list(mine.filter(system=campaign.system, campaign__isnull=True)),
         "errors": errors or {},
         "posted": posted or {},
