@@ -229,7 +229,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "training_floor",
-        "Shortest a training may be cut to where the seed names no minimum",
+        "Shortest a training may be cut to where the rules give no minimum",
         "one_unit",
         f"002:43, 002:798 and 003:1762 give a minimum only where points shorten the "
         f"training; for the rest (attributes, advanced skills, Move) it is {NOT_IN_SEEDS}",
@@ -246,8 +246,8 @@ SETTINGS: tuple[Setting, ...] = (
         "003:1766 says below the teacher's; the example of 003:1774 has a master teach a pupil "
         "at the master's own 7D+1, at double cost (003:1772)",
         choices=(
-            ("not_above", "Not above theirs: the raise past it costs double (003:1774)"),
-            ("below", "Below theirs only (003:1766)"),
+            ("not_above", "Up to the teacher's code: the raise past it costs double"),
+            ("below", "Only below the teacher's code"),
         ),
     ),
     Setting(

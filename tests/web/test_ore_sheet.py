@@ -449,13 +449,15 @@ def test_a_typed_weapon_name_swaps_only_its_own_field(player_client, demo):
     )
     html = response.content.decode()
     # The fields beside it keep whatever the player is typing there; the title and the
-    # budget did not change.
+    # budget did not change. The roll menu names the weapon, so it follows the new name.
     assert oob_ids(html) == {
         "sheet-version",
         "sheet-notices",
         "sheet-messages",
         "trait-weapon-1-name",
+        "roll-menu",
     }
+    assert "Grandfather&#x27;s blaster" in html.split('id="roll-menu"')[1]
     demo.refresh_from_db()
     assert demo.sheet["weapons"][1]["name"] == "Grandfather's blaster"
 
