@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from rulesets.core import Setting, TraitRow
 from rulesets.o3d10 import data
-from rulesets.o3d10.data import HOUSE_RULE_SETTINGS, SETTING_BY_KEY
+from rulesets.o3d10.data import HOUSE_RULE_SETTINGS, SETTING_BY_KEY, ranged_mod_key
 from rulesets.o3d10.rules import (
     STAT_CHOICES,
     WEAPON_KIND_CHOICES,
@@ -178,6 +178,9 @@ def _reference(derived: Mapping) -> dict:
             for way in data.HEALING
         ],
     }
+
+
+RANGED_MOD_PREFIX = ranged_mod_key("")
 
 
 def _rolls(derived: Mapping) -> dict:
@@ -356,7 +359,18 @@ class O3d10Layout(Layout):
             "house_rules": [
                 (setting.label.removesuffix(" (house rule)"), _reading(setting, settings[key]))
                 for key, setting in SETTING_BY_KEY.items()
-                if key in HOUSE_RULE_SETTINGS
+                if key in HOUSE_RULE_SETTINGS and not key.startswith(RANGED_MOD_PREFIX)
+            ]
+            # The target modifiers are eight readings of one table: one entry keeps the
+            # page to one sheet of A4.
+            + [
+                (
+                    "Ranged target modifiers",
+                    ", ".join(
+                        f"{label.lower()} {'no line of fire' if value is None else f'+{value}'}"
+                        for _slug, label, value in state.derived["ranged_modifiers"]
+                    ),
+                )
             ],
             "dice": {
                 "sides": data.DIE_SIDES,
