@@ -9,6 +9,7 @@ Reads: `tracker` computes the order (never stored) and what `user` may see of it
 from __future__ import annotations
 
 import importlib
+import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -52,12 +53,14 @@ from sheets.permissions import (
     scene_state_seen,
     table_vehicles,
 )
+from sheets.printing.pdf import render_character_pdf
 from sheets.rolls.dice import dice_random
 from sheets.rolls.hits import HitRefused, hit_mark, hit_options, readable_roll, roll_hits
 from sheets.rolls.models import RollEntry
 from sheets.scenes.models import Kind, Participant, Scene
 from sheets.vehicles import services as vehicle_services
 from sheets.vehicles.models import Vehicle
+from sheets.vehicles.pdf import render_vehicle_pdf
 from sheets.vehicles.services import VehicleRefused
 
 SCENE_CHANGED = "scene_changed"
@@ -652,3 +655,46 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
     rolls = appliable_rolls(scene) if gm else []
     ties = rules.TIES if scene.ties == SEED_TIES else f"{rules.TIES} {scene.get_ties_display()}."
     return Tracker(scene, gm, rows, rules.SOURCE, ties, rules.TYPED_HELP, rolls)
+
+
+# The GM's PDF --------------------------------------------------------------------------------
+
+
+def gm_print_rows(scene: Scene) -> tuple[list[Character], list[Vehicle]]:
+    """What the GM's PDF of a scene holds: its NPCs (a minion's block once, as the NPC it
+    is) and its vehicles, in the order they joined; never a player's character."""
+    npcs: dict[int, Character] = {}
+    vehicles: dict[int, Vehicle] = {}
+    for p in _rows(scene).order_by("position", "pk"):
+        if p.kind == Kind.CHARACTER and hasattr(p.character, "npc"):
+            npcs.setdefault(p.character.pk, p.character)
+        elif p.kind == Kind.GROUP:
+            npcs.setdefault(p.group.block_id, p.group.block)
+        elif p.kind == Kind.MEMBER:
+            npcs.setdefault(p.member.group.block_id, p.member.group.block)
+        elif p.kind == Kind.VEHICLE:
+            vehicles.setdefault(p.vehicle.pk, p.vehicle)
+    return list(npcs.values()), list(vehicles.values())
+
+
+def gm_pdf(user: AbstractBaseUser, scene_id: int) -> tuple[Scene, bytes]:
+    """One PDF of the scene's NPCs and vehicles for its GMs (403 for a player): each sheet
+    through its own print (sheets/printing, sheets/vehicles), one after another. Refused
+    when the scene has neither."""
+    scene, _role = scene_for(user, scene_id, change=True)
+    npcs, vehicles = gm_print_rows(scene)
+    if not npcs and not vehicles:
+        raise SceneRefused({WHOLE: "No NPC or vehicle in this scene to print."})
+    # Imported here as the table's PDF does (sheets/printing/pdf.TableBook): pypdf stays out
+    # of a web worker until a GM asks for one.
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for character in npcs:
+        writer.append(io.BytesIO(render_character_pdf(character)))
+    for vehicle in vehicles:
+        writer.append(io.BytesIO(render_vehicle_pdf(vehicle)))
+    writer.add_metadata({"/Title": f"{scene.name}: the GM's NPCs and vehicles"})
+    out = io.BytesIO()
+    writer.write(out)
+    return scene, out.getvalue()

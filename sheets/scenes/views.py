@@ -209,3 +209,18 @@ def scene_hit(request: HttpRequest, pk: int) -> HttpResponse:
     if done:
         messages.success(request, f"Marked: {done[0]}")
     return response
+
+
+@require_GET
+@login_required
+def scene_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM's PDF of the scene's NPCs and vehicles (players 403); a scene with neither
+    goes back to its page with the reason."""
+    try:
+        scene, pdf = services.gm_pdf(request.user, pk)
+    except SceneRefused as refused:
+        messages.error(request, " ".join(refused.errors.values()))
+        return redirect("scene_detail", pk=pk)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="scene-{scene.pk}-gm.pdf"'
+    return response

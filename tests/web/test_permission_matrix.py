@@ -56,8 +56,8 @@ from sheets.npcs.services import group_create, npc_create
 from sheets.printing.models import TablePrint
 from sheets.printing.pdf import render_character_pdf
 from sheets.rolls.models import RollEntry
-from sheets.transfer.models import PendingImport
 from sheets.transfer.datapad import export_character
+from sheets.transfer.models import PendingImport
 from sheets.vehicles.models import OwnerKind, Vehicle
 
 pytestmark = pytest.mark.django_db
@@ -359,6 +359,9 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
         "GET": _row(LOGIN, 200, 404, 200, 404),
         "POST": _row(LOGIN, MOVED, 404, MOVED, 404),
     },
+    # The GM's PDF of a scene's NPCs and vehicles (H18): its GMs only, a player 403 as for
+    # any change to a scene, anybody else 404.
+    "scene_print": {"GET": _row(LOGIN, 403, 403, 200, 404), "POST": _all(405)},
     # Personal access tokens for the HTTP API (issue 29), on one's own settings page: each
     # person makes their own (the page shows the new secret once, 200); only its owner
     # revokes one, anyone else finds no such token (404).
