@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import random
 from dataclasses import dataclass
@@ -12,6 +13,14 @@ from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 
 from sheets.rolls.services import roll_make, rollables_of
+
+
+def run_async(function, *args):
+    """Run `function` (a coroutine function) to its end from sync code, in a thread of its
+    own: a browser test earlier in this worker leaves Playwright's event loop running in
+    the main thread, and asgiref refuses to start another there."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(async_to_sync(function), *args).result()
 
 
 @dataclass(frozen=True)
@@ -81,7 +90,7 @@ def stream(user, url: str, *, last_event_id: str = "", seconds: float = 0.3, the
         await iterator.aclose()
         return Answer(response.status_code, dict(response.headers), "".join(chunks))
 
-    return async_to_sync(read)()
+    return run_async(read)
 
 
 @pytest.fixture

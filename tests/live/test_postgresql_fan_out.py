@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.db import connection, transaction
 from django.urls import reverse
 
 from sheets.live import bus
-from tests.live.conftest import stream
+from tests.live.conftest import run_async, stream
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -58,7 +58,7 @@ def test_an_event_committed_on_one_connection_reaches_a_listener_on_another():
             listener.cancel()
         return heard
 
-    heard = async_to_sync(scenario)()
+    heard = run_async(scenario)
     assert heard == [bus.Event("roll", 7, 9)]
 
 

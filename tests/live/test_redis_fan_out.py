@@ -11,10 +11,11 @@ import subprocess
 import time
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.db import connection, transaction
 
 from sheets.live import bus
+from tests.live.conftest import run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,4 +83,4 @@ def test_an_event_committed_reaches_a_redis_listener_and_a_rolled_back_one_does_
             bus.HUB._queues.discard(entry)
             listener.cancel()
 
-    assert async_to_sync(scenario)() == [bus.Event("roll", 6, 1)]
+    assert run_async(scenario) == [bus.Event("roll", 6, 1)]
