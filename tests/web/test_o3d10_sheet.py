@@ -221,11 +221,14 @@ def test_raising_strength_swaps_its_row_and_the_panels_it_feeds_only(player_clie
         "sheet-messages",
         "budget",
         "trait-stat-strength",
-        # Strength moves the health thresholds and maximum HP, and the melee pool.
+        # Strength moves the health thresholds and maximum HP, and the melee pool, whose
+        # label in the roll panel prints Strength's value.
         "section-health-body",
         "status",
         "roll-melee",
+        "roll-menu",
     }
+    assert "Melee attack (Strength 4 + Melee Weapons 0 + 1o3d10)" in part(text, "roll-menu")
     assert 'id="sheet-version" value="2" hx-swap-oob="true"' in text
     assert 'class="spent">7<' in part(text, "budget")
     # While building, HP follows Strength: 10 + 2 x 4.
@@ -235,34 +238,50 @@ def test_raising_strength_swaps_its_row_and_the_panels_it_feeds_only(player_clie
 
 
 @pytest.mark.parametrize(
-    ("data", "swaps"),
+    ("data", "swaps", "offered"),
     [
-        ({"only": "info.species", "info.species": "Zabrak"}, {"trait-info-species"}),
-        ({"only": "info.notes", "info.notes": "Owes Jabba.\nTwice."}, {"trait-info-notes"}),
-        ({"only": "xp.earned", "xp.earned": "5"}, {"trait-xp-earned"}),
+        ({"only": "info.species", "info.species": "Zabrak"}, {"trait-info-species"}, ()),
+        (
+            {"only": "info.notes", "info.notes": "Owes Jabba.\nTwice."},
+            {"trait-info-notes"},
+            (),
+        ),
+        ({"only": "xp.earned", "xp.earned": "5"}, {"trait-xp-earned"}, ()),
         (
             {"only": "defense.bonus", "defense.bonus": "2"},
             # The whole panel, the bonus row in it, and the status line's Defense.
             {"section-combat-body", "status"},
+            (),
         ),
-        # A new weapon is a new card, and a new line of attacks among the rolls.
-        ({"edit": "weapon.add=knife"}, {"section-gear-body", "section-rolls-body"}),
+        (
+            {"edit": "weapon.add=knife"},
+            # A new weapon is a new card, a new line of attacks among the rolls, and a new
+            # choice in the roll panel.
+            {"section-gear-body", "section-rolls-body", "roll-menu"},
+            ("Knife (Strength 1 + Melee Weapons 0 + 1o3d10, 1d6)",),
+        ),
         (
             {"edit": "force.sensitive=yes"},
-            # The Force skills' rows and their rolls, no longer locked.
-            {"trait-force-sensitive"}
+            # The Force skills' rows and their rolls, no longer locked, and the roll panel
+            # now offering them.
+            {"trait-force-sensitive", "roll-menu"}
             | {f"trait-skill-{skill.slug}" for skill in SKILLS if skill.force}
             | {f"roll-{skill.slug}" for skill in SKILLS if skill.force}
             | {"roll-force_healing"},
+            ("Force Jump (Force Jump 0 + 1a3d10)", "Force healing (Organic School 0 + 1a3d10)"),
         ),
     ],
 )
-def test_an_edit_swaps_only_the_rows_and_panels_it_moved(player_client, blank, data, swaps):
+def test_an_edit_swaps_only_the_rows_and_panels_it_moved(
+    player_client, blank, data, swaps, offered
+):
     response = edit(player_client, blank, data | {"version": 1}, **HTMX)
     text = response.content.decode()
     # The title and the budget go only when they change (the name, a pool).
     shell = {"sheet-version", "sheet-notices", "sheet-messages"}
     assert swapped(text) == shell | swaps
+    for label in offered:
+        assert label in part(text, "roll-menu")
     assert len(response.content) < 9000
 
 

@@ -28,7 +28,8 @@ PICKER = Section(
     adds="characters/_compendium_pick.html",
     prefixes=("compendium.",),
     side=True,
-    uses_extra=("compendium_picked", "compendium_kinds"),
+    # Everything the body prints, so an edit that moves any of them redraws the section.
+    uses_extra=("compendium_picked", "compendium_own_book", "compendium_kinds"),
 )
 
 
