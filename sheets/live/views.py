@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import time
+import weakref
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
@@ -94,10 +95,23 @@ def _let_go_of_connections() -> None:
         each.close()
 
 
+# Streams opening at once (a table's pages reconnecting after a restart): each reads its
+# session on its request's own thread and connection until it lets go of it. Without a
+# bound, 500 of them held 500 connections together, past PostgreSQL's max_connections.
+_OPENING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _opening_gate() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    gate = _OPENING.get(loop)
+    if gate is None:
+        gate = _OPENING[loop] = asyncio.Semaphore(
+            int(getattr(settings, "LIVE_STREAMS_OPENING_AT_ONCE", 20))
+        )
+    return gate
+
+
 async def _events(source, cursor: Cursor) -> AsyncIterator[str]:
-    # The request's own thread read the session and the user: its connection would stay
-    # open as long as the stream does (one per viewer). Closed before the stream waits.
-    await sync_to_async(_let_go_of_connections, thread_sensitive=True)()
     # First the browser's reconnection delay (2 s after the stream ends).
     yield RETRY
     async with HUB.subscribe() as queue:
@@ -126,12 +140,24 @@ async def _events(source, cursor: Cursor) -> AsyncIterator[str]:
 
 
 async def _stream(request: HttpRequest, make_source, pk: int) -> HttpResponse:
-    user = await request.auser()
-    if not user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     # Only an async server holds a stream open. Under WSGI the answer is what is new
     # alone, and the browser asks again in 10 s: polling, never a sync worker held.
     hold = isinstance(request, ASGIRequest)
+    if not hold:
+        return await _opened(request, make_source, pk, hold=False)
+    async with _opening_gate():
+        try:
+            return await _opened(request, make_source, pk, hold=True)
+        finally:
+            # The request's own thread read the session and the user: its connection would
+            # stay open as long as the stream does (one per viewer).
+            await sync_to_async(_let_go_of_connections, thread_sensitive=True)()
+
+
+async def _opened(request: HttpRequest, make_source, pk: int, *, hold: bool) -> HttpResponse:
+    user = await request.auser()
+    if not user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     read = _read if hold else _read_in_request
     # Http404 from the selector here is the page's own 404, before any byte is sent.
     source = await read(make_source, user, pk)
