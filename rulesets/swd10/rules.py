@@ -100,6 +100,7 @@ SETTINGS: tuple[Setting, ...] = (
         ),
     ),
     xp.FORCE_KNOWLEDGE_FIRST_DOT,
+    xp.MERIT_RAISE,
     Setting(
         key="flaw_points_buy_merits",
         label="Flaw points",
@@ -565,7 +566,8 @@ def xp_spent(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Cost
         merit = MERIT_BY_SLUG[slug]
         before = baseline["merits"].get(slug, 0)
         if merit.kind is Kind.MERIT and merit.category is not Category.RACE and value > before:
-            costs.append(xp.merit_cost(merit.name, before, value))
+            raise_by = settings[xp.MERIT_RAISE.key]
+            costs.append(xp.merit_cost(merit.name, before, value, raise_by=raise_by))
     view = trait_view(sheet)
     for tree, owned in abilities_per_tree(view).items():
         extra = owned - sheet["force_knowledges"][tree]

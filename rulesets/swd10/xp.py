@@ -41,6 +41,20 @@ FORCE_KNOWLEDGE_FIRST_DOT = Setting(
     ),
 )
 
+MERIT_RAISE = Setting(
+    key="merit_raise_xp",
+    label="XP to raise a merit already owned",
+    default="difference",
+    source="L320 prices a merit, not a raise; digest §3 [INTERP] and ambiguity 17 propose "
+    "the difference x 3",
+    help="Raising a merit that comes in several sizes (Debt 1 to 3) can cost the dots "
+    "added x 3, or the whole new value x 3.",
+    choices=(
+        ("difference", "the dots added x 3"),
+        ("new_value", "the whole new value x 3"),
+    ),
+)
+
 
 def _check_raise(label: str, current: int, target: int) -> None:
     if current < 0:
@@ -149,16 +163,21 @@ def force_ability_cost(name: str) -> Cost:
     return Cost(FORCE_ABILITY_XP, XP, f"Extra Force ability ({name}): {FORCE_ABILITY_XP} XP")
 
 
-def merit_cost(name: str, current: int, target: int) -> Cost:
+def merit_cost(name: str, current: int, target: int, *, raise_by: str = "difference") -> Cost:
     """Price a merit: value x 3 with the Storyteller's consent (L320).
 
-    Raising a merit already owned (Debt 1 → 3) costs the difference x 3, a reading the
-    digest proposes (§3); `current` is 0 for a merit not yet owned.
+    Raising a merit already owned (Debt 1 → 3) costs the difference x 3 or the whole new
+    value x 3, the MERIT_RAISE setting; `current` is 0 for a merit not yet owned.
     """
     _check_raise(name, current, target)
     difference = target - current
     amount = difference * MERIT_FACTOR
-    if current == 0:
+    if current and raise_by == "new_value":
+        amount = target * MERIT_FACTOR
+        text = (
+            f"{name} {current} → {target}: new value {target} {TIMES} {MERIT_FACTOR} = {amount} XP"
+        )
+    elif current == 0:
         text = f"{name} {target}: value {target} {TIMES} {MERIT_FACTOR} = {amount} XP"
     else:
         text = (

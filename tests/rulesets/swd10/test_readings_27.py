@@ -1,0 +1,50 @@
+"""Readings the SWd10 seed leaves open (issue 27, item 16): each choice changes the answer."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from rulesets import swd10
+from rulesets.core import resolve_settings
+from rulesets.swd10 import xp
+from rulesets.swd10.rules import owned_merits, xp_spent
+
+
+def _setting(key: str):
+    [setting] = [s for s in swd10.SETTINGS if s.key == key]
+    return setting
+
+
+def _acute_senses_raised_in_play(reading: str) -> int:
+    """XP spent raising Acute Senses 1 → 3 after creation, under `reading`."""
+    sheet = swd10.demo_sheet()
+    sheet["merits"].append({"slug": "acute_senses", "value": 1, "choice": ""})
+    sheet["stage"] = "play"
+    sheet["baseline"] = copy.deepcopy(
+        {
+            "attributes": sheet["attributes"],
+            "abilities": sheet["abilities"],
+            "force_knowledges": sheet["force_knowledges"],
+            "willpower": sheet["willpower"],
+            "merits": owned_merits(sheet),
+            "languages": sheet["languages"],
+        }
+    )
+    sheet["merits"][-1]["value"] = 3
+    settings = resolve_settings(swd10.SETTINGS, {xp.MERIT_RAISE.key: reading})
+    return sum(c.amount for c in xp_spent(sheet, settings) if "Acute Senses" in c.explanation)
+
+
+def test_by_default_raising_a_merit_costs_the_dots_added_as_the_digest_proposes() -> None:
+    setting = _setting("merit_raise_xp")
+    assert setting.default == "difference"
+    assert "L320" in setting.source and "17" in setting.source
+
+
+@pytest.mark.parametrize(("reading", "xp_spent_on_it"), [("difference", 6), ("new_value", 9)])
+def test_each_merit_raise_reading_prices_acute_senses_1_to_3_differently(
+    reading: str, xp_spent_on_it: int
+) -> None:
+    assert _acute_senses_raised_in_play(reading) == xp_spent_on_it
