@@ -395,6 +395,21 @@ def counts_as_dark(ability: ForceAbility | str, view: TraitView) -> bool:
     return not (ability.not_dark_with_merit and ability.not_dark_with_merit in view.merits)
 
 
+def opposite_side_message(ability: ForceAbility | str, view: TraitView) -> str | None:
+    """Name the side a character stands on when it is the other side from the ability's tag.
+
+    Used only under the SIDE_TAG_BARS reading: the seed gives the tags difficulty
+    modifiers (L130) but does not say whether they also forbid the purchase.
+    """
+    ability = _ability_of(ability)
+    alignment = classification(view.light_side, view.dark_side)
+    if alignment is Alignment.LIGHT and counts_as_dark(ability, view):
+        return f"{ability.name} is a Dark side ability; a Light side character cannot take it"
+    if alignment is Alignment.DARK and ability.is_light:
+        return f"{ability.name} is a Light side ability; a Dark side character cannot take it"
+    return None
+
+
 def activation_difficulty(ability: ForceAbility | str, view: TraitView) -> int:
     """Return the activation difficulty after the light/dark modifiers (L130, L132, L847).
 

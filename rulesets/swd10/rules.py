@@ -72,6 +72,7 @@ from rulesets.swd10.prerequisites import (
     force_pool,
     lost_side_warning,
     merits_granted_by_race,
+    opposite_side_message,
     unmet_force_ability_prerequisites,
     unmet_merit_prerequisites,
 )
@@ -117,6 +118,19 @@ SETTINGS: tuple[Setting, ...] = (
         "character of that species",
         help="Whether Kel Dor, Twi'lek and Zabrak fit only a character of that species.",
         choices=(("own_species", "only a character of that species"), ("any", "any character")),
+    ),
+    Setting(
+        key="side_tag_bars",
+        label="Light and Dark Force abilities",
+        default=False,
+        source="L130 gives the (D) and (L) tags difficulty modifiers only; digest ambiguity "
+        "11 proposes no bar",
+        help="Whether a Light side character may take a Dark side ability (and a Dark side "
+        "character a Light side one), paying only the difficulty change, or may not.",
+        choices=(
+            (False, "anyone may take them; only the difficulty changes"),
+            (True, "not for a character of the other side"),
+        ),
     ),
     Setting(
         key="commoner_health_levels",
@@ -470,6 +484,9 @@ def _prerequisite_messages(
         for message in unmet:
             add("merit_prerequisite", f"merit.{index}", message + ".", "L843")
     for slug in sheet["force_abilities"]:
+        barred = settings["side_tag_bars"] and opposite_side_message(slug, view)
+        if barred:
+            add("force_ability_other_side", f"fa.{slug}", barred + ".", "L130")
         warning = lost_side_warning(slug, view)
         if warning:
             report.warn("force_ability_side_lost", f"fa.{slug}", warning + ".", "L132")

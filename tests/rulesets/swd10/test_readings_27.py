@@ -48,3 +48,41 @@ def test_each_merit_raise_reading_prices_acute_senses_1_to_3_differently(
     reading: str, xp_spent_on_it: int
 ) -> None:
     assert _acute_senses_raised_in_play(reading) == xp_spent_on_it
+
+
+def _other_side_messages(reading: bool, ability: str, light: int, dark: int) -> list[str]:
+    """What the check says of `ability` on a character with these sides, under `reading`."""
+    sheet = swd10.demo_sheet()
+    sheet["power"], sheet["light_side"], sheet["dark_side"] = 8, light, dark
+    sheet["force_abilities"] = [ability]
+    settings = resolve_settings(swd10.SETTINGS, {"side_tag_bars": reading})
+    report = swd10.check(sheet, settings)
+    return [
+        v.message for v in report.errors + report.warnings if v.code == "force_ability_other_side"
+    ]
+
+
+def test_by_default_a_side_tag_bars_nobody_as_the_digest_proposes() -> None:
+    setting = _setting("side_tag_bars")
+    assert setting.default is False
+    assert "L130" in setting.source and "11" in setting.source
+
+
+@pytest.mark.parametrize(
+    ("reading", "ability", "light", "dark", "said"),
+    [
+        (False, "tempered_aggression", 5, 0, []),
+        (True, "tempered_aggression", 5, 0, ["a Light side character cannot take it"]),
+        (True, "tempered_aggression", 0, 0, []),
+        (False, "vital_transfer", 0, 4, []),
+        (True, "vital_transfer", 0, 4, ["a Dark side character cannot take it"]),
+        (True, "vital_transfer", 4, 0, []),
+    ],
+)
+def test_each_side_tag_reading_bars_or_allows_an_ability_of_the_other_side(
+    reading: bool, ability: str, light: int, dark: int, said: list[str]
+) -> None:
+    messages = _other_side_messages(reading, ability, light, dark)
+    assert len(messages) == len(said)
+    for message, words in zip(messages, said, strict=True):
+        assert words in message
