@@ -132,6 +132,38 @@ SETTINGS: tuple[Setting, ...] = (
             (True, "not for a character of the other side"),
         ),
     ),
+    # The seed gives no starting sides or Destiny points (digest §2.7, ambiguity 8); a new
+    # hero's Power is 1 (L294) and neither side may exceed Power (L114), hence the cap.
+    Setting(
+        key="starting_light_side",
+        label="Light side of a new hero",
+        default=0,
+        source="not given (L114-116 leave it to the Storyteller); digest §2.7 and ambiguity 8 "
+        "propose 0",
+        help="The Light side a new character starts with; at most Power, which starts at 1.",
+        minimum=0,
+        maximum=CREATION_POWER,
+    ),
+    Setting(
+        key="starting_dark_side",
+        label="Dark side of a new hero",
+        default=0,
+        source="not given (L114-116 leave it to the Storyteller); digest §2.7 and ambiguity 8 "
+        "propose 0",
+        help="The Dark side a new character starts with; at most Power, which starts at 1.",
+        minimum=0,
+        maximum=CREATION_POWER,
+    ),
+    Setting(
+        key="starting_destiny_points",
+        label="Destiny points of a new hero",
+        default=0,
+        source="not given (L79 leaves it to the Storyteller); digest §2.7 and ambiguity 8 "
+        "propose 0",
+        help="The Destiny points a new character starts with.",
+        minimum=0,
+        maximum=NUMBER_LIMITS["destiny_points"][1],
+    ),
     Setting(
         key="commoner_health_levels",
         label="A commoner's health levels",

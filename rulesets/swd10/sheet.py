@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field, create_model
 
-from rulesets.core import InvalidSheet
+from rulesets.core import InvalidSheet, resolve_settings
 from rulesets.core.compendium import PickedFrom
 from rulesets.core.rows import Stage
 from rulesets.core.schema import (
@@ -67,7 +67,7 @@ from rulesets.swd10.data import (
     WEAPON_TECHNIQUES_BY_SKILL,
     Kind,
 )
-from rulesets.swd10.rules import health_track, owned_merits
+from rulesets.swd10.rules import SETTINGS, health_track, owned_merits
 
 SCHEMA_VERSION = 2
 STAGES = (Stage.CREATION.value, Stage.PLAY.value)
@@ -241,8 +241,16 @@ MIGRATIONS = {0: _from_unversioned, 1: _add_armor}
 
 
 def blank_sheet(settings: Mapping[str, Any]) -> dict:
-    """Return a new hero in creation: free attribute dots, Power 1, Willpower Wits + 1."""
-    return SCHEMA().model_dump(mode="json")
+    """Return a new hero in creation: free attribute dots, Power 1, Willpower Wits + 1.
+
+    Its Light side, Dark side and Destiny points are the GM's readings (the seed gives none).
+    """
+    sheet = SCHEMA().model_dump(mode="json")
+    settings = resolve_settings(SETTINGS, settings)
+    sheet["light_side"] = settings["starting_light_side"]
+    sheet["dark_side"] = settings["starting_dark_side"]
+    sheet["info"]["destiny_points"] = settings["starting_destiny_points"]
+    return sheet
 
 
 def validate_sheet(data: Any) -> dict:

@@ -86,3 +86,39 @@ def test_each_side_tag_reading_bars_or_allows_an_ability_of_the_other_side(
     assert len(messages) == len(said)
     for message, words in zip(messages, said, strict=True):
         assert words in message
+
+
+STARTING = ("starting_light_side", "starting_dark_side", "starting_destiny_points")
+
+
+def test_by_default_a_new_hero_starts_with_no_sides_and_no_destiny_as_the_digest_proposes() -> None:
+    for key in STARTING:
+        setting = _setting(key)
+        assert setting.default == 0
+        assert "2.7" in setting.source and "8" in setting.source
+    sheet = swd10.blank_sheet({})
+    assert (sheet["light_side"], sheet["dark_side"], sheet["info"]["destiny_points"]) == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("chosen", "sides_and_destiny"),
+    [
+        ({"starting_light_side": 1}, (1, 0, 0)),
+        ({"starting_dark_side": 1}, (0, 1, 0)),
+        ({"starting_destiny_points": 3}, (0, 0, 3)),
+    ],
+)
+def test_each_starting_reading_sets_what_a_new_hero_starts_with(
+    chosen: dict, sides_and_destiny: tuple[int, int, int]
+) -> None:
+    sheet = swd10.blank_sheet(chosen)
+    got = (sheet["light_side"], sheet["dark_side"], sheet["info"]["destiny_points"])
+    assert got == sides_and_destiny
+    assert swd10.validate_sheet(sheet) == sheet
+    report = swd10.check(sheet, resolve_settings(swd10.SETTINGS, chosen))
+    assert not [v for v in report.errors if v.code == "side_above_power"]
+
+
+def test_a_starting_side_above_a_new_heros_power_is_refused() -> None:
+    with pytest.raises(ValueError, match="at most 1"):
+        _setting("starting_light_side").coerce("2")
