@@ -762,6 +762,12 @@ WOUND_BOX_MOST = (
 
 # --- Readings a GM may change, each with the seed's (or digest's) default ------------------
 
+# Where an Ithorian's free hard die goes (L802): {reading: (skill, specialty, label)}.
+ITHORIAN_SKILL_READINGS = {
+    "lore_nature": ("lore", "nature", "Lore, nature"),
+    "survival": ("survival", "", "Survival"),
+}
+
 SETTINGS: tuple[Setting, ...] = (
     Setting(
         "creation_budget",
@@ -846,6 +852,14 @@ SETTINGS: tuple[Setting, ...] = (
         "-1d",
         "L1157 prints -1d; the Feint text (L372) names none",
         choices=(("-1d", "-1d, as on the sheet"), ("-", "none, as in the text")),
+    ),
+    Setting(
+        "ithorian_skill_die",
+        "The skill an Ithorian's free hard die goes to",
+        "lore_nature",
+        "L802 names a skill missing from the list (L664-L736); digest §1.3 proposal: Lore "
+        "with the nature specialty",
+        choices=tuple((key, label) for key, (_s, _sp, label) in ITHORIAN_SKILL_READINGS.items()),
     ),
     Setting(
         "bacta_time",

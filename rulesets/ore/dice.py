@@ -931,7 +931,7 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
         if catalog and catalog.needs_dice_to_try and not row["dice"]:
             continue  # L660: no attempt without dice
         stat_hard, stat_wiggle = rules.stat_extra_dice(sheet, row["stat"])
-        skill_hard, skill_wiggle = rules.skill_extra_dice(sheet, row)
+        skill_hard, skill_wiggle = rules.skill_extra_dice(sheet, row, settings)
         dice = (
             sheet["stats"][row["stat"]] + row["dice"],
             stat_hard + skill_hard,

@@ -71,6 +71,7 @@ from rulesets.ore.rules import (
     skill_id,
     skill_name,
     skill_row,
+    species_skill_dice,
     stat_extra_dice,
     stat_maximum,
     stat_maximum_reason,
@@ -149,7 +150,7 @@ def _edit_species(sheet: dict, trait: str, rest: list[str], raw: str, settings: 
     elif force_sense["dice"] < POWER_BY_SLUG["force_sense"].free_dice:
         force_sense["dice"] = POWER_BY_SLUG["force_sense"].free_dice
     names = {row["name"].lower() for row in sheet["skills"]}
-    for skill_slug, (specialty, _hard) in species.skill_hard_dice.items():
+    for skill_slug, (specialty, _hard) in species_skill_dice(sheet, settings).items():
         row = new_skill(skill_slug, specialty)
         taken = skill_row(sheet, row["id"]) is not None or row["name"].lower() in names
         if not taken and len(sheet["skills"]) < SKILL_ROWS:
@@ -249,7 +250,7 @@ def _edit_skill(sheet: dict, trait: str, rest: list[str], raw: str, settings: Ma
         raise InvalidEdit(trait, f"There is no skill “{rest[0]}” on this sheet.")
     action = rest[1:]
     if not action:
-        hard, wiggle = skill_extra_dice(sheet, row)
+        hard, wiggle = skill_extra_dice(sheet, row, settings)
         highest = SKILL_MAXIMUM - hard - wiggle
         value = _dice(trait, raw, label=row["name"], minimum=0)
         if value > highest:

@@ -33,6 +33,7 @@ from rulesets.ore.data import (
     HIT_LOCATIONS,
     HUMAN_STAT_MAXIMUM,
     INFO_FIELDS,
+    ITHORIAN_SKILL_READINGS,
     LIGHTSABER_FORMS,
     LOCATION_BY_SLUG,
     MANEUVERS,
@@ -224,11 +225,30 @@ def stat_extra_dice(sheet: Mapping[str, Any], stat: str) -> tuple[int, int]:
     )
 
 
-def skill_extra_dice(sheet: Mapping[str, Any], row: Mapping[str, Any]) -> tuple[int, int]:
+def species_skill_dice(
+    sheet: Mapping[str, Any], settings: Mapping[str, Any]
+) -> dict[str, tuple[str, int]]:
+    """The free skill hard dice the species brings, {skill: (specialty, dice)}.
+
+    An Ithorian's die goes to the skill the ithorian_skill_die reading names: the seed's
+    skill is not in the list (L802).
+    """
+    species = species_of(sheet)
+    if species.slug != "ithorian":
+        return species.skill_hard_dice
+    settings = resolve_settings(SETTINGS, settings)
+    skill, specialty, _label = ITHORIAN_SKILL_READINGS[settings["ithorian_skill_die"]]
+    [(_skill, (_specialty, dice))] = species.skill_hard_dice.items()
+    return {skill: (specialty, dice)}
+
+
+def skill_extra_dice(
+    sheet: Mapping[str, Any], row: Mapping[str, Any], settings: Mapping[str, Any]
+) -> tuple[int, int]:
     """Hard and wiggle dice a skill holds through abilities or its species."""
     hard = ability_levels(sheet, "skill_hard_die", row["id"])
     wiggle = ability_levels(sheet, "skill_wiggle_die", row["id"])
-    granted = species_of(sheet).skill_hard_dice.get(row["skill"])
+    granted = species_skill_dice(sheet, settings).get(row["skill"])
     if granted and row["specialty"].strip().lower() == granted[0]:
         hard += granted[1]
     return hard, wiggle
@@ -473,7 +493,7 @@ def raisables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str
             _flat(STAT_DIE_COST, f"{STAT_DIE_COST} {{unit}} per die"),
         )
     for row in sheet["skills"]:
-        hard, wiggle = skill_extra_dice(sheet, row)
+        hard, wiggle = skill_extra_dice(sheet, row, settings)
         found[f"skill.{row['id']}"] = Raisable(
             f"skill.{row['id']}",
             row["name"],
@@ -744,7 +764,7 @@ def check(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Report:
     report = Report()
     _check_budget(sheet, settings, report)
     _check_stats(sheet, settings, report)
-    _check_skills(sheet, report)
+    _check_skills(sheet, settings, report)
     _check_force(sheet, settings, report)
     _check_secondary(sheet, settings, report)
     form = sheet["lightsaber_form"]
@@ -828,9 +848,9 @@ def _check_stats(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: 
             )
 
 
-def _check_skills(sheet: Mapping[str, Any], report: Report) -> None:
+def _check_skills(sheet: Mapping[str, Any], settings: Mapping[str, Any], report: Report) -> None:
     for row in sheet["skills"]:
-        hard, wiggle = skill_extra_dice(sheet, row)
+        hard, wiggle = skill_extra_dice(sheet, row, settings)
         key = f"skill.{row['id']}"
         if row["dice"] + hard + wiggle > SKILL_MAXIMUM:
             report.error(
@@ -840,7 +860,9 @@ def _check_skills(sheet: Mapping[str, Any], report: Report) -> None:
                 f"{SKILL_MAXIMUM}d.",
                 "L62",
             )
-        pool = capped_pool(sheet["stats"][row["stat"]] + row["dice"], *_sum_extra(sheet, row))
+        pool = capped_pool(
+            sheet["stats"][row["stat"]] + row["dice"], *_sum_extra(sheet, row, settings)
+        )
         if pool.capped:
             report.warn(
                 "pool_capped",
@@ -851,9 +873,11 @@ def _check_skills(sheet: Mapping[str, Any], report: Report) -> None:
             )
 
 
-def _sum_extra(sheet: Mapping[str, Any], row: Mapping[str, Any]) -> tuple[int, int]:
+def _sum_extra(
+    sheet: Mapping[str, Any], row: Mapping[str, Any], settings: Mapping[str, Any]
+) -> tuple[int, int]:
     stat_hard, stat_wiggle = stat_extra_dice(sheet, row["stat"])
-    skill_hard, skill_wiggle = skill_extra_dice(sheet, row)
+    skill_hard, skill_wiggle = skill_extra_dice(sheet, row, settings)
     return stat_hard + skill_hard, stat_wiggle + skill_wiggle
 
 
@@ -988,7 +1012,8 @@ def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, 
             "slug": species.slug,
             "label": species.label,
             "cost": species_cost(sheet, settings),
-            "abilities": list(species.abilities) + _species_bonus_lines(species, settings),
+            "abilities": _species_ability_lines(sheet, species, settings)
+            + _species_bonus_lines(species, settings),
             "droid": droid,
             "source": species.source,
         },
@@ -1002,7 +1027,7 @@ def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, 
         },
         "experience": experience(sheet, spent),
         "stats": _derived_stats(sheet, settings),
-        "skills": _derived_skills(sheet),
+        "skills": _derived_skills(sheet, settings),
         "powers": _derived_powers(sheet, base_dsp),
         "willpower": {
             "applies": not droid,
@@ -1034,6 +1059,17 @@ def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, 
         ],
         "lightsaber_forms": _derived_forms(sheet),
     }
+
+
+def _species_ability_lines(
+    sheet: Mapping[str, Any], species: Species, settings: Mapping[str, Any]
+) -> list[str]:
+    """The species' printed abilities, an Ithorian's die named after the reading in force."""
+    if species.slug != "ithorian":
+        return list(species.abilities)
+    _skill, _specialty, label = ITHORIAN_SKILL_READINGS[settings["ithorian_skill_die"]]
+    [(_s, (_sp, dice))] = species_skill_dice(sheet, settings).items()
+    return [f"{label} +{dice}hd"]
 
 
 def _species_bonus_lines(species: Species, settings: Mapping[str, Any]) -> list[str]:
@@ -1069,11 +1105,11 @@ def _derived_stats(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> lis
     return rows
 
 
-def _derived_skills(sheet: Mapping[str, Any]) -> list[dict]:
+def _derived_skills(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[dict]:
     rows = []
     for row in sheet["skills"]:
-        hard, wiggle = skill_extra_dice(sheet, row)
-        pool_hard, pool_wiggle = _sum_extra(sheet, row)
+        hard, wiggle = skill_extra_dice(sheet, row, settings)
+        pool_hard, pool_wiggle = _sum_extra(sheet, row, settings)
         pool = capped_pool(sheet["stats"][row["stat"]] + row["dice"], pool_hard, pool_wiggle)
         catalog = SKILL_BY_SLUG.get(row["skill"])
         rows.append(
@@ -1359,7 +1395,7 @@ def trait_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Tr
     rows = _Rows(sheet, settings)
     _identity_rows(sheet, settings, rows)
     _stat_rows(sheet, settings, rows)
-    _skill_rows(sheet, rows)
+    _skill_rows(sheet, settings, rows)
     _secondary_rows(sheet, settings, rows)
     _force_rows(sheet, rows)
     _gear_rows(sheet, rows)
@@ -1411,14 +1447,16 @@ def _stat_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any], rows: _Row
         )
 
 
-def _skill_rows(sheet: Mapping[str, Any], rows: _Rows) -> None:
+def _skill_rows(sheet: Mapping[str, Any], settings: Mapping[str, Any], rows: _Rows) -> None:
     stats = tuple((stat.slug, stat.label) for stat in STATS)
     for row in sheet["skills"]:
         key = f"skill.{row['id']}"
         catalog = SKILL_BY_SLUG.get(row["skill"])
         source = catalog.source if catalog else "L662"
-        hard, wiggle = skill_extra_dice(sheet, row)
-        pool = capped_pool(sheet["stats"][row["stat"]] + row["dice"], *_sum_extra(sheet, row))
+        hard, wiggle = skill_extra_dice(sheet, row, settings)
+        pool = capped_pool(
+            sheet["stats"][row["stat"]] + row["dice"], *_sum_extra(sheet, row, settings)
+        )
         notes = [f"Rolls {pool.text} with {STAT_BY_SLUG[row['stat']].label}."]
         if row["free"]:
             notes.append(f"The first {row['free']}d are free.")
