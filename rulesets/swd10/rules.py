@@ -102,6 +102,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     xp.FORCE_KNOWLEDGE_FIRST_DOT,
     xp.MERIT_RAISE,
+    xp.FLAW_BUY_OFF,
     Setting(
         key="flaw_points_buy_merits",
         label="Flaw points",
@@ -617,6 +618,13 @@ def xp_spent(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[Cost
         if merit.kind is Kind.MERIT and merit.category is not Category.RACE and value > before:
             raise_by = settings[xp.MERIT_RAISE.key]
             costs.append(xp.merit_cost(merit.name, before, value, raise_by=raise_by))
+    if settings[xp.FLAW_BUY_OFF.key] == "merit_price":
+        now_owned = owned_merits(sheet)
+        for slug, before in baseline["merits"].items():
+            flaw = MERIT_BY_SLUG[slug]
+            after = now_owned.get(slug, 0)
+            if flaw.kind is Kind.FLAW and after < before:
+                costs.append(xp.flaw_buy_off_cost(flaw.name, before, after))
     view = trait_view(sheet)
     for tree, owned in abilities_per_tree(view).items():
         extra = owned - sheet["force_knowledges"][tree]

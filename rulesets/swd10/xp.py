@@ -55,6 +55,20 @@ MERIT_RAISE = Setting(
     ),
 )
 
+FLAW_BUY_OFF = Setting(
+    key="flaw_buy_off_xp",
+    label="XP to be rid of a flaw",
+    default="free",
+    source="not given (L306-322 price no buy-off); digest §3 and ambiguity 17 make no "
+    "proposal, so the default keeps what the sheet did: no charge",
+    help="Losing a flaw after creation can be left to the Storyteller at no XP, or priced "
+    "like a merit: the points removed x 3.",
+    choices=(
+        ("free", "no XP, the Storyteller's call"),
+        ("merit_price", "the points removed x 3, like a merit"),
+    ),
+)
+
 
 def _check_raise(label: str, current: int, target: int) -> None:
     if current < 0:
@@ -192,3 +206,17 @@ def swse_transfer_xp(level: int) -> int:
     if level < 0:
         raise ValueError(f"An SWSE level cannot be negative (it is {level}).")
     return level * SWSE_XP_PER_LEVEL
+
+
+def flaw_buy_off_cost(name: str, before: int, after: int) -> Cost:
+    """Price losing flaw points after creation like merit points, under FLAW_BUY_OFF."""
+    if after > before:
+        raise ValueError(f"{name} {before} → {after} adds flaw points; nothing to buy off.")
+    removed = before - after
+    amount = removed * MERIT_FACTOR
+    return Cost(
+        amount,
+        XP,
+        f"{name} {before} → {after}: flaw points removed {removed} {TIMES} {MERIT_FACTOR} "
+        f"= {amount} XP, with the Storyteller's consent",
+    )

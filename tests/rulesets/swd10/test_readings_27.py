@@ -122,3 +122,42 @@ def test_each_starting_reading_sets_what_a_new_hero_starts_with(
 def test_a_starting_side_above_a_new_heros_power_is_refused() -> None:
     with pytest.raises(ValueError, match="at most 1"):
         _setting("starting_light_side").coerce("2")
+
+
+def _addiction_lost_in_play(reading: str, after: int) -> int:
+    """XP spent taking Addiction from 2 to `after` points after creation, under `reading`."""
+    sheet = swd10.demo_sheet()
+    sheet["merits"].append({"slug": "addiction", "value": 2, "choice": ""})
+    sheet["stage"] = "play"
+    sheet["baseline"] = copy.deepcopy(
+        {
+            "attributes": sheet["attributes"],
+            "abilities": sheet["abilities"],
+            "force_knowledges": sheet["force_knowledges"],
+            "willpower": sheet["willpower"],
+            "merits": owned_merits(sheet),
+            "languages": sheet["languages"],
+        }
+    )
+    if after:
+        sheet["merits"][-1]["value"] = after
+    else:
+        del sheet["merits"][-1]
+    settings = resolve_settings(swd10.SETTINGS, {xp.FLAW_BUY_OFF.key: reading})
+    return sum(c.amount for c in xp_spent(sheet, settings) if "Addiction" in c.explanation)
+
+
+def test_by_default_losing_a_flaw_costs_no_xp_as_the_sheet_always_did() -> None:
+    setting = _setting("flaw_buy_off_xp")
+    assert setting.default == "free"
+    assert "17" in setting.source
+
+
+@pytest.mark.parametrize(
+    ("reading", "after", "xp_spent_on_it"),
+    [("free", 0, 0), ("merit_price", 0, 6), ("free", 1, 0), ("merit_price", 1, 3)],
+)
+def test_each_flaw_reading_prices_losing_addiction_differently(
+    reading: str, after: int, xp_spent_on_it: int
+) -> None:
+    assert _addiction_lost_in_play(reading, after) == xp_spent_on_it
