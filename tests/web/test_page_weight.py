@@ -1,4 +1,4 @@
-"""A sheet page, with its CSS and scripts, stays under 42.5 KB on the wire, whatever the system.
+"""A sheet page, with its CSS and scripts, stays under 43 KB on the wire, whatever the system.
 
 On the wire means as production sends it to a current browser: the page gzip-compressed by
 the middleware, and each static file as collectstatic leaves it for WhiteNoise (ours
@@ -39,7 +39,7 @@ from sheets.storage import minified, minify_css, minify_js
 # (the heaviest) stands about 150 B over 40,000. A kilobyte more, said in the notes for the
 # product to decide, rather than any of those taken away. The live stream (issue 30: htmx's
 # SSE extension, live.js and sheet.js's guard for a redraw while typing) adds about 2 KB.
-LIMIT = 42_500
+LIMIT = 43_000
 STATIC = re.compile(r'(?:href|src)="/?(' + re.escape(settings.STATIC_URL) + r'[^"?#]+)"')
 OWN_FILES = sorted(
     f"{folder}/{path.name}"
@@ -63,7 +63,7 @@ def _served(name: str) -> int:
 
 
 @pytest.mark.parametrize("system", [info.key for info in ready_systems()])
-def test_a_demo_sheet_page_and_its_assets_weigh_under_42_5_kb_on_the_wire(
+def test_a_demo_sheet_page_and_its_assets_weigh_under_43_kb_on_the_wire(
     player_client, player, system
 ):
     character = character_create(
