@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -55,10 +56,12 @@ def open_demo(live_server, page, player, password):
 
 @pytest.fixture
 def page(page):
-    """Playwright's page, which leaves the app before the test's database is emptied: a poll
+    """Playwright's page, closed before the test's database is emptied: a poll
     or a live stream still being answered on the live server's thread holds a table lock in
     SQLite's shared in-memory database, and the flush after the test then fails."""
     yield page
-    page.goto("about:blank")
+    if not page.is_closed():
+        # Closed without asking (a page with an unsaved edit would hold a navigation).
+        page.close()
     # The server's thread finishes the request the browser just dropped.
-    page.wait_for_timeout(300)
+    time.sleep(0.3)
