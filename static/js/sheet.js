@@ -287,9 +287,18 @@
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (!isLiveFetch(event.detail.elt)) return;
-    liveHeld = false;
     var answer = document.createElement("template");
     answer.innerHTML = event.detail.serverResponse || "";
+    // An answer drawn before this page's own edit landed is older than the page: it would
+    // put the sheet back as it was.
+    var answered = answer.content.querySelector("#sheet-version");
+    var shown = document.getElementById("sheet-version");
+    if (answered && shown
+      && Number(answered.getAttribute("value")) <= Number(shown.value)) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    liveHeld = false;
     answer.content.querySelectorAll("[hx-swap-oob][id]").forEach(function (piece) {
       var target = document.getElementById(piece.id);
       if (target && typingIn(target)) liveHeld = true;
