@@ -10,8 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rulesets.core import DieCode, InvalidEdit
+from rulesets.core import DieCode, InvalidEdit, Setting
 from rulesets.weg_d6 import vehicles
+
+# Readings of the gear rules a GM may change (the seed silent or unclear), gathered into the
+# system's settings by rulesets/weg_d6/settings.py.
+GEAR_SETTINGS: tuple[Setting, ...] = ()
 
 # --- availability (003:1076-1078) ----------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from rulesets.core import Setting
 from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, EDITIONS
 from rulesets.weg_d6.dice import DICE_SETTINGS
+from rulesets.weg_d6.gear import GEAR_SETTINGS
 
 NOT_IN_SEEDS = "not in either seed"
 
@@ -270,4 +271,5 @@ SETTINGS: tuple[Setting, ...] = (
         ),
     ),
     *DICE_SETTINGS,
+    *GEAR_SETTINGS,
 )
