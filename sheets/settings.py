@@ -17,6 +17,8 @@ EMAIL_URL     how mail leaves: console:// (default: printed), smtp://user:pass@h
               smtp+tls://… (STARTTLS), smtp+ssl://… (TLS from the start)
 DEFAULT_FROM_EMAIL  the sender of password resets and review notices
 SITE_URL      where the links in review notices point (default http://127.0.0.1:8000)
+API_REQUESTS_PER_MINUTE  requests one API access token may make a minute (default 120;
+              past them: 429 with Retry-After)
 """
 
 from __future__ import annotations
