@@ -19,13 +19,19 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 
 from rulesets.core import InvalidEdit, Setting, Status, resolve_settings
-from rulesets.core.diff import Change, sheet_changes
 from rulesets.core.parsing import ascii_number
 from rulesets.registry import SYSTEMS, get_ruleset
 from sheets.advancement.figures import engine_sheet, figures, keep_figures, with_figures
 from sheets.campaigns.models import Campaign
 from sheets.campaigns.services import CampaignRefused, character_take_out
-from sheets.characters.layouts import SHELL, Snapshot, drawn_swaps, edit_context, sheet_context
+from sheets.characters.layouts import (
+    SHELL,
+    Snapshot,
+    drawn_swaps,
+    edit_context,
+    review_status,
+    sheet_context,
+)
 from sheets.characters.layouts.base import trait_dom_id
 from sheets.characters.layouts.compendium import pickable_kinds, picker_choices
 from sheets.characters.models import Character, GMNote, Review, ReviewState
@@ -41,7 +47,6 @@ from sheets.characters.services import (
     character_request_changes,
     character_submit,
     gm_note_save,
-    last_approval,
     share_link_create,
     share_link_revoke,
 )
@@ -277,30 +282,6 @@ def _sheet_in_edition(system: str, campaign: Campaign | None, posted: str) -> di
     return ruleset.blank_sheet(chosen)
 
 
-def _review_status(character: Character, access: CharacterAccess) -> dict:
-    """Where the review stands, whether the owner may submit this version, and what changed
-    since the last approval, in the labels a player reads (redrawn after every edit)."""
-    can_submit = (
-        access.owner
-        and character.campaign_id is not None
-        and not (
-            character.review_state == ReviewState.SUBMITTED
-            and character.review_version == character.version
-        )
-    )
-    none: dict = {"approved_version": None, "approval_changes": [], "can_submit": can_submit}
-    if not character.changed_since_approval:
-        return none
-    approval = last_approval(character)
-    if approval is None:
-        return none
-    ruleset = get_ruleset(character.system)
-    changes = sheet_changes(ruleset, approval.sheet, character.sheet, character.readings_in_force)
-    if approval.name != character.name:
-        changes.insert(0, Change("character.name", "Name", approval.name, character.name))
-    return none | {"approved_version": approval.version, "approval_changes": changes}
-
-
 def _between_submissions(character: Character, reviews: list[Review]) -> dict | None:
     """What changed between the last two versions the player submitted (`reviews` newest
     first): what the GM has to look at again after asking for changes, trait by trait.
@@ -337,7 +318,7 @@ def _page_context(character: Character, access: CharacterAccess, **extra: object
     GM notes are read only for a GM of the table: nothing else puts them in a context.
     """
     reviews = list(character.reviews.select_related("author")[:50])
-    context: dict = _review_status(character, access) | {
+    context: dict = review_status(character, access) | {
         "reviews": reviews,
         "between_submissions": _between_submissions(character, reviews),
         "gm_note": None,
@@ -494,7 +475,7 @@ def _edit_response(
     """The fragments an htmx edit swaps, each by its id (the rows, sections and panels that
     changed since `before`, and always the version), without their templates' indentation."""
     context = edit_context(character, access=access, before=before, **refusals)
-    context |= _review_status(character, access)
+    context |= review_status(character, access)
     response = render(request, f"{SHELL}#edit-response", drawn_swaps(request, context))
     text = response.content.decode()
     if "<textarea" in text or "<pre" in text:

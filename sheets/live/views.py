@@ -22,8 +22,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from rulesets.core.parsing import ascii_number
-from sheets.characters.layouts import Snapshot, drawn_swaps, edit_context
-from sheets.characters.views import _review_status
+from sheets.characters.layouts import Snapshot, drawn_swaps, edit_context, review_status
 from sheets.history.revisions import HistoryBroken, state_at
 from sheets.live.bus import HUB
 from sheets.live.services import CampaignSource, Cursor, News, SheetSource
@@ -216,7 +215,7 @@ def sheet_changes(request: HttpRequest, pk: int) -> HttpResponse:
     if before is None:
         before = Snapshot.of(character)
     context = edit_context(character, access=access, before=before)
-    context |= _review_status(character, access)
+    context |= review_status(character, access)
     # The ledger's sums are today's on both sides: show the budget whatever moved.
     context["swap_budget"] = True
     if others:

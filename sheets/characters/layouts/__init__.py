@@ -22,13 +22,15 @@ from typing import Any
 from django.http import HttpRequest
 from django.template.loader import get_template
 
+from rulesets.core.diff import Change, sheet_changes
 from rulesets.registry import get_ruleset
 from sheets.advancement.figures import engine_sheet, figures, keep_figures
 from sheets.characters.layouts import o3d10, ore, swd10, weg_d6
 from sheets.characters.layouts.base import Layout, build_context, changed_parts
 from sheets.characters.layouts.changed_html import changed_elements
 from sheets.characters.layouts.compendium import with_picker
-from sheets.characters.models import Character
+from sheets.characters.models import Character, ReviewState
+from sheets.characters.services import last_approval
 from sheets.characters.state import SheetState, sheet_state
 from sheets.npcs.state import npc_state
 from sheets.permissions import CharacterAccess
@@ -168,6 +170,30 @@ def edit_context(
         # stat in a pool's label, a roll offered only while bleeding).
         "swap_roll_menu": _roll_menu(old) != _roll_menu(after),
     }
+
+
+def review_status(character: Character, access: CharacterAccess) -> dict:
+    """Where the review stands, whether the owner may submit this version, and what changed
+    since the last approval, in the labels a player reads (redrawn after every edit)."""
+    can_submit = (
+        access.owner
+        and character.campaign_id is not None
+        and not (
+            character.review_state == ReviewState.SUBMITTED
+            and character.review_version == character.version
+        )
+    )
+    none: dict = {"approved_version": None, "approval_changes": [], "can_submit": can_submit}
+    if not character.changed_since_approval:
+        return none
+    approval = last_approval(character)
+    if approval is None:
+        return none
+    ruleset = get_ruleset(character.system)
+    changes = sheet_changes(ruleset, approval.sheet, character.sheet, character.readings_in_force)
+    if approval.name != character.name:
+        changes.insert(0, Change("character.name", "Name", approval.name, character.name))
+    return none | {"approved_version": approval.version, "approval_changes": changes}
 
 
 def _budget(context: dict, held: int) -> tuple:
