@@ -1989,16 +1989,82 @@ def _consumption_roll(character: Character, user, sheet: dict, rng: random.Rando
     )
 
 
-# --- WEG 1E: improving a weapon with skill points and credits (003:1006-1066) ------------------
+# --- WEG gear: a weapon's damage or an armor code, a pip at a time (003:1006-1070, 002:259-414) --
 
-GEAR_TRAIT = "gear.weapon."
+# The ledger's traits of gear purchases: "gear.weapon.<row>", "gear.armor.<line>.<part>[.dex]".
+GEAR_TRAIT = ("gear.weapon.", "gear.armor.")
+
+
+def _gear_bought(character: Character) -> dict[str, int]:
+    """Pips bought and kept on each piece of armor, by its trait after "gear." (counted from
+    the ledger: an armor line keeps no stock code of its own, 003:1064)."""
+    counts: dict[str, int] = {}
+    for trait in (
+        entries(character)
+        .filter(kind=Kind.PURCHASE, trait__startswith=GEAR_TRAIT[1], unchanged=False)
+        .exclude(undone_by__isnull=False)
+        .values_list("trait", flat=True)
+    ):
+        key = trait.removeprefix("gear.")
+        counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def gear_steps(character: Character) -> list:
-    """What the owner may improve now: each weapon's next damage pip (1E, in play)."""
+    """What the owner may improve now: each weapon's next damage pip, each armor code's."""
     if character.system != "weg_d6" or character.sheet.get("stage") != Stage.PLAY:
         return []
-    return weg_gear.weapon_steps(character.sheet)
+    sheet, settings = character.sheet, _settings(character)
+    return weg_gear.weapon_steps(sheet) + weg_gear.armor_steps(
+        sheet, _gear_bought(character), settings
+    )
+
+
+def _gear_step(character: Character, chosen: str, value: Any, worker: Any, settings: dict):
+    """The step the form names: a weapon row's number, or an armor step's key."""
+    sheet = character.sheet
+    if chosen.startswith("armor."):
+        parts = chosen.split(".")
+        if len(parts) not in (3, 4) or not parts[1].isdigit() or len(parts[1]) > 3:
+            raise InvalidEdit("weapon", "Choose one of the sheet's armor codes.")
+        keep = len(parts) == 4 and parts[3] == "dex"
+        if len(parts) == 4 and not keep:
+            raise InvalidEdit("weapon", "Choose one of the sheet's armor codes.")
+        line, part = int(parts[1]), parts[2]
+        bought = _gear_bought(character)
+        done = bought.get(f"armor.{line}.{part}", 0)
+        back = bought.get(f"armor.{line}.{part}.dex", 0)
+        worth = 0
+        if sheet["edition"] != "1e":
+            worth = parse_whole("value", value, label="The armor's value", minimum=1, maximum=10**7)
+        return weg_gear.armor_step(
+            sheet, line, part, already=done + back, bought_back=back, keep_dexterity=keep,
+            value=worth, worker=str(worker or "self")[:20], settings=settings,
+        )  # fmt: skip
+    index = int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) < 4 else -1
+    if sheet["edition"] == "1e":
+        return weg_gear.weapon_step(sheet, index)
+    # R&E: a share of the weapon's original value (002:262-266).
+    worth = parse_whole("value", value, label="The weapon's value", minimum=1, maximum=10**7)
+    return weg_gear.modification_step(sheet, index, worth, str(worker or "self")[:20])
+
+
+def _rolled_this_month(character: Character, step, settings: dict) -> bool:
+    """R&E: whether this item already had its modification roll this month (002:266). Datapad
+    keeps no game calendar: under the default reading a month has passed once the GM ends
+    the adventure, so one roll per item per adventure; an undone purchase never counted."""
+    if character.sheet["edition"] == "1e" or settings[weg_gear.MONTH_READING] == "off":
+        return False
+    if step.kind == "armor":
+        same = {"trait__startswith": f"gear.armor.{step.index}."}
+    else:
+        same = {"trait": f"gear.weapon.{step.index}"}
+    return (
+        entries(character)
+        .filter(kind=Kind.PURCHASE, adventure=character.adventure, **same)
+        .exclude(undone_by__isnull=False)
+        .exists()
+    )
 
 
 def improve_gear(
@@ -2011,32 +2077,33 @@ def improve_gear(
     worker: Any = "self",
     rng: random.Random | None = None,
 ) -> LedgerEntry:
-    """Buy the next pip of a weapon's damage (1E): its skill points from the ledger, its
-    credits from the sheet (10 a point at the character scale), then the owner's technology
-    roll at the pip's difficulty (003:1060-1066), rolled on the server and logged with its
-    odds. A failed roll wastes the points and the credits and leaves the weapon as it was;
-    either way the one entry's undo gives both back."""
+    """Buy the next pip of a weapon's damage or of an armor code (`weapon`: the weapon row's
+    number, or an armor step's key "armor.<line>.<part>[.dex]").
+
+    1E: skill points as for a skill of that code (+3 a pip for armor, an additive code, and
+    the Dexterity pip bought back with it when asked, 003:1028-1040), 10 credits a point,
+    then the owner's technology roll at the pip's difficulty (003:1060-1066). R&E: a share
+    of the item's value, one modification roll per item a month (002:259-266; the month is
+    a reading). Rolled on the server and logged with its odds. A failed roll wastes the
+    points (1E) and the credits the table's reading says, and leaves the item as it was;
+    either way the one entry's undo gives all back."""
     with transaction.atomic():
         character, access = _lock(user, character_id, Need.EDIT, expected_version)
         if not access.owner:
             raise LedgerRefused("Only the character's player improves its gear.", "weapon")
         if character.system != "weg_d6" or character.sheet.get("stage") != Stage.PLAY:
             raise LedgerRefused("A WEG sheet in play improves its gear here.", "weapon")
-        text = str(weapon or "").strip()
-        index = int(text) if text.isascii() and text.isdigit() and len(text) < 4 else -1
+        ruleset, settings = get_ruleset(character.system), _settings(character)
         try:
-            if character.sheet["edition"] == "1e":
-                step = weg_gear.weapon_step(character.sheet, index)
-            else:
-                # R&E: a share of the weapon's original value (002:262-266).
-                worth = parse_whole(
-                    "value", value, label="The weapon's value", minimum=1, maximum=10**7
-                )
-                step = weg_gear.modification_step(
-                    character.sheet, index, worth, str(worker or "self")[:20]
-                )
+            step = _gear_step(character, str(weapon or "").strip(), value, worker, settings)
         except InvalidEdit as refused:
             raise LedgerRefused(refused.message, refused.trait) from None
+        if _rolled_this_month(character, step, settings):
+            raise LedgerRefused(
+                f"One modification roll a month for an item (002:266): {step.label} had its "
+                "roll this adventure. The GM's end of the adventure marks the month passed.",
+                "weapon",
+            )
         known, unit = figures(character), unit_of(character)
         if step.skill_points and step.skill_points > known.balance:
             raise LedgerRefused(
@@ -2044,30 +2111,38 @@ def improve_gear(
                 f"{_held_note(character, known)}",
                 "weapon",
             )
-        ruleset, settings = get_ruleset(character.system), _settings(character)
         sheet = character.sheet
         roll_of = _technology_roll(ruleset, sheet, settings)
         # The table's Wild Die reading rolls with an R&E modification (002:424).
         options = dice_readings(settings, ruleset.DICE_READINGS) | {"difficulty": step.difficulty}
         odds = ruleset.odds(roll_of, options)
         result = ruleset.roll(roll_of, options, rng or dice_random())
+        paid = step.credits
+        if not result.success and sheet["edition"] != "1e":
+            paid = weg_gear.failed_credits(step.credits, settings)
         try:
-            sheet = ruleset.validate_sheet(weg_gear.bought(sheet, step, works=result.success))
+            if step.kind == "armor":
+                new = weg_gear.armor_bought(sheet, step, works=result.success, paid=paid)
+            else:
+                new = weg_gear.bought(sheet, step, works=result.success, paid=paid)
+            sheet = ruleset.validate_sheet(new)
         except InvalidEdit as refused:
             raise LedgerRefused(refused.message, "weapon") from None
+        trait = f"gear.{step.key}"
+        roll_name = "technology" if character.sheet["edition"] == "1e" else "modification"
         roll_logged(character.campaign_id, character.pk)  # to the log's open pages, on commit
         log = RollEntry.objects.create(
             campaign_id=character.campaign_id,
             character=character,
             author=user,
             system=character.system,
-            rollable_key=f"{GEAR_TRAIT}{index}.technology"[:120],
-            rollable_label=f"{step.label}: technology roll"[:200],
+            rollable_key=f"{trait}.technology"[:120],
+            rollable_label=f"{step.label}: {roll_name} roll"[:200],
             pool=f"{roll_of.label} against {step.difficulty} ({step.technology})"[:120],
             options=options,
             dice=list(result.dice),
             kept=result.kept[:200],
-            outcome="improved" if result.success else "points wasted",
+            outcome="improved" if result.success else "failed",
             summary=f"{step.label} {step.from_damage} → {step.to_damage}: {result.summary}"[:300],
             details=list(result.details),
             total=result.total,
@@ -2075,24 +2150,29 @@ def improve_gear(
             odds=f"{odds.success.numerator}/{odds.success.denominator}",
             odds_percent=odds.percent,
             question=odds.question[:200],
-            facts={"credits": step.credits},
+            facts={"credits": paid, "dexterity": step.dexterity if result.success else 0},
         )
-        words = "improved" if result.success else "the technology roll failed: nothing changes"
+        words = "improved" if result.success else "the roll failed: nothing changes"
+        dexterity = ""
+        if step.kind == "armor" and sheet["edition"] == "1e" and result.success:
+            dexterity = (
+                "; Dexterity kept (bought back)" if step.keeps_dexterity else "; Dexterity −1 pip"
+            )
         return _write(
             character,
             user,
             f"{step.label} {step.from_damage} → {step.to_damage}: {step.skill_points} {unit} "
-            f"and {step.credits} credits, {words}"[:200],
+            f"and {paid} credits, {words}{dexterity}"[:200],
             sheet=sheet,
             kind=Kind.PURCHASE,
             amount=-step.skill_points,
-            trait=f"{GEAR_TRAIT}{index}",
+            trait=trait,
             trait_label=step.label[:200],
             from_value=step.from_damage,
             to_value=step.to_damage if result.success else step.from_damage,
             unchanged=not result.success,
             roll=log,
-            reason=f"{step.credits} credits, {step.time}; technology {step.technology}: {words}"[
+            reason=f"{paid} credits, {step.time}; roll {step.technology}: {words}{dexterity}"[
                 :REASON_MAX
             ],
         )
@@ -2108,18 +2188,31 @@ def _technology_roll(ruleset, sheet: dict, settings: dict):
 
 
 def _gear_refund(character: Character, user, entry: LedgerEntry, why: str) -> LedgerEntry:
-    """Undo a weapon's pip: the skill points and the credits back, the damage as before."""
-    index = int(entry.trait.removeprefix(GEAR_TRAIT))
-    paid = entry.roll.facts.get("credits") if entry.roll is not None else None
+    """Undo a pip of gear: the skill points and the credits paid back, the code as before."""
+    facts = entry.roll.facts if entry.roll is not None else {}
+    paid = facts.get("credits")
     credits = paid if isinstance(paid, int) else -entry.amount * weg_gear.CREDITS_PER_POINT
     try:
-        sheet = weg_gear.unbought(
-            character.sheet,
-            index,
-            from_damage=entry.from_value,
-            to_damage=entry.to_value,
-            credits=credits,
-        )
+        if entry.trait.startswith(GEAR_TRAIT[1]):
+            _kind, line, part, *_dex = entry.trait.removeprefix("gear.").split(".")
+            dexterity = facts.get("dexterity")
+            sheet = weg_gear.armor_unbought(
+                character.sheet,
+                int(line),
+                part,
+                from_code=entry.from_value,
+                to_code=entry.to_value,
+                dexterity=dexterity if isinstance(dexterity, int) else 0,
+                credits=credits,
+            )
+        else:
+            sheet = weg_gear.unbought(
+                character.sheet,
+                int(entry.trait.removeprefix(GEAR_TRAIT[0])),
+                from_damage=entry.from_value,
+                to_damage=entry.to_value,
+                credits=credits,
+            )
         sheet = get_ruleset(character.system).validate_sheet(sheet)
     except InvalidEdit as refused:
         raise LedgerRefused(refused.message) from None
