@@ -107,6 +107,21 @@ def visible_characters(user: User) -> QuerySet[Character]:
     return Character.objects.filter(Q(owner=user) | Q(runs_table)).select_related("campaign")
 
 
+def readable_characters(user: User) -> QuerySet[Character]:
+    """Every character `user` may read, in one query: exactly those `character_access`
+    opens one by one. Their own (not an NPC of a table they no longer run), those at a
+    table they run, and the NPCs whose whole sheet a GM revealed to a table they sit at,
+    which they read and never act on (`visible_characters` leaves those out: it is what
+    one may act on)."""
+    if not user.is_authenticated:
+        return Character.objects.none()
+    runs_table = Exists(_gm_of(user).filter(campaign=OuterRef("campaign")))
+    sits_at = Exists(Membership.objects.filter(campaign=OuterRef("campaign"), user=user))
+    own = Q(owner=user) & (Q(campaign__isnull=True) | Q(npc__isnull=True))
+    revealed = Q(npc__visibility=Visibility.SHEET) & Q(sits_at)
+    return Character.objects.filter(own | Q(runs_table) | revealed).select_related("campaign")
+
+
 def own_characters(user: User) -> QuerySet[Character]:
     """The characters `user` plays ("My characters"): a GM's NPCs are the table's, listed
     on its page."""

@@ -19,8 +19,16 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
+from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import patch_cache_control
+from django.utils.encoding import iri_to_uri
 from django.views.decorators.http import require_safe
 from ninja import NinjaAPI, Query, Status
 from ninja.errors import AuthenticationError, AuthorizationError, HttpError, Throttled
@@ -57,7 +65,7 @@ from sheets.permissions import (
     Need,
     campaign_for,
     character_for,
-    visible_characters,
+    readable_characters,
 )
 from sheets.rolls.models import RollEntry
 from sheets.rolls.services import (
@@ -200,6 +208,67 @@ def _roll_refused(request: HttpRequest, exc: RollRefused) -> HttpResponse:
     return _message(request, 400, f"{refused}: {exc}", exc.errors)
 
 
+# The index and the answer for any other address under /api/ ----------------------------
+
+# The operations' methods as the OpenAPI document names them, in the order a reader expects.
+METHODS = ("get", "post", "put", "patch", "delete")
+
+
+@require_safe
+def index(request: HttpRequest) -> HttpResponse:
+    """/api/ itself: what a tool may ask, and where the docs are, as JSON (public, as the
+    docs page: it names no data). Drawn from the OpenAPI document, so it lists every
+    operation and cannot drift from them."""
+    document = api.get_openapi_schema()
+    endpoints = [
+        {
+            "method": method.upper(),
+            "path": route,
+            "summary": operation.get("summary", ""),
+            "name": operation.get("operationId", ""),
+        }
+        for route, item in document["paths"].items()
+        for method in METHODS
+        if (operation := item.get(method)) is not None
+    ]
+    body = {
+        "name": api.title,
+        "version": api.version,
+        "docs": reverse("api:openapi-view"),
+        "openapi": reverse("api:openapi-json"),
+        "authentication": "Authorization: Bearer <token>, a personal access token made on "
+        "your settings page.",
+        "scopes": dict(accounts.SCOPES),
+        "endpoints": endpoints,
+    }
+    return JsonResponse(body, json_dumps_params={"ensure_ascii": False})
+
+
+def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any other address under /api/: a JSON 404 (a tool reads JSON, not the site's page),
+    or, for an endpoint's address without its final slash, the way to it (308 keeps the
+    method and the body, where the site's 301 would turn a POST into a GET)."""
+    path = request.path_info
+    if not path.endswith("/"):
+        try:
+            match = resolve(path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.url_name != "api-not-found":
+            target = request.path + "/"
+            if request.META.get("QUERY_STRING"):
+                target += "?" + iri_to_uri(request.META["QUERY_STRING"])
+            return HttpResponsePermanentRedirect(target, preserve_request=True)
+    body = Message(
+        detail=f"No such endpoint. The API's index is {reverse('api:api-root')}, its docs "
+        f"{reverse('api:openapi-view')}.",
+        errors={},
+    ).model_dump()
+    response = JsonResponse(body, status=404)
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
 def _user(request: HttpRequest, *scopes: str):
     """The token's user, once the token holds one of `scopes` (else 403, before anything
     is looked up, so a missing scope tells nothing about what exists)."""
@@ -244,18 +313,23 @@ def _line(character: Character, *, owner: bool, gm: bool, npc: bool) -> dict:
     summary="The characters I may open",
 )
 def characters(request: HttpRequest) -> list[dict]:
-    """Yours, and every sheet at a table you run (its NPCs included), as the pages allow."""
+    """Every sheet you may open, as the pages allow: yours, every sheet at a table you run
+    (its NPCs included), and the NPCs a GM has shown whole to a table you sit at (read-only:
+    `owner` and `gm` false)."""
     user = _user(request, READ_CHARACTERS)
     runs = Membership.objects.filter(campaign=OuterRef("campaign"), user=user, role=Role.GM)
-    rows = visible_characters(user).annotate(
+    rows = readable_characters(user).annotate(
         runs=Exists(runs), is_npc=Exists(Npc.objects.filter(character=OuterRef("pk")))
     )
-    return [
-        _line(
-            character, owner=character.owner_id == user.pk, gm=character.runs, npc=character.is_npc
+    lines = []
+    for character in rows.order_by("name", "pk"):
+        # As `character_access`: an NPC at a table is its GMs', not its maker's once they
+        # stepped down to player (then it is listed only if shown to the table, to read).
+        owns = character.owner_id == user.pk and (
+            character.runs or not character.is_npc or character.campaign_id is None
         )
-        for character in rows.order_by("name", "pk")
-    ]
+        lines.append(_line(character, owner=owns, gm=character.runs, npc=character.is_npc))
+    return lines
 
 
 def _state(character: Character):

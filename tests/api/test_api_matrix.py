@@ -48,8 +48,11 @@ API_MATRIX: dict[str, dict[str, dict[str, int]]] = {
     # The document and its page: public, as any API's documentation.
     "openapi-json": {"GET": _all(200), "POST": _all(405)},
     "openapi-view": {"GET": _all(200), "POST": _all(405)},
-    # /api/ itself names nothing (ninja's root, kept for its own reverse()).
-    "api-root": {"GET": _all(404), "POST": _all(404)},
+    # /api/ itself: the index of the API (its operations and the docs' address), public
+    # as the docs; read, never posted to.
+    "api-root": {"GET": _all(200), "POST": _all(405)},
+    # Any other address under /api/: a JSON 404 for everyone, token or none.
+    "api-not-found": {"GET": _all(404), "POST": _all(404)},
     # One's own characters and those at tables one runs: everyone with a token.
     "api_characters": {"GET": _row(401, 200, 200, 200, 200, 200, 401), "POST": _all(405)},
     # The owner's sheet: its owner and the table's GMs; nobody else finds it (404).
@@ -64,7 +67,7 @@ API_MATRIX: dict[str, dict[str, dict[str, int]]] = {
     "api_campaign_rolls": {"GET": _row(401, 200, 200, 200, 200, 404, 401), "POST": _all(405)},
 }
 
-OPEN = {"openapi-json", "openapi-view", "api-root"}
+OPEN = {"openapi-json", "openapi-view", "api-root", "api-not-found"}
 
 
 def api_route_names() -> set[str]:
@@ -92,6 +95,7 @@ def _url(name: str, w: World) -> str:
         "api_character_odds": {"character_id": w.kira.pk},
         "api_character_roll": {"character_id": w.kira.pk},
         "api_campaign_rolls": {"campaign_id": w.table.pk},
+        "api-not-found": {"rest": "no-such-endpoint/"},
     }.get(name, {})
     return reverse(f"api:{name}", kwargs=kwargs)
 
@@ -149,6 +153,10 @@ def _check(client, world, people, name, method, person, expected, *, with_token,
     else:
         assert stored_state() == before
     assert list(AccessToken.objects.values_list("pk", "revoked_at")) == tokens_before
+    if name in {"api-root", "api-not-found"} and expected != 405:
+        # The index and the answer for an unknown address are JSON too, not a page.
+        assert response["Content-Type"].startswith("application/json")
+        assert response.json()
     if name not in OPEN and expected != 405:
         # Every answer of an operation is JSON, refusals with a message.
         body = response.json()
