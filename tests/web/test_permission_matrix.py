@@ -1193,6 +1193,7 @@ API_DELEGATED = frozenset(
         "openapi-json",
         "openapi-view",
         "api-root",
+        "api-not-found",
         "api_characters",
         "api_character",
         "api_character_rollables",
