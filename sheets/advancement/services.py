@@ -1954,8 +1954,25 @@ def dark_side(
         character.save(update_fields=["sheet", "version", "updated_at"])
         record_revision(character, user, f"{label}: {why}"[:200], before)
         if key == "gain":
-            _consumption_roll(character, user, sheet, rng or dice_random())
+            rolled = _consumption_roll(character, user, sheet, rng or dice_random())
+            if rolled.facts["consumed"] and character.campaign_id is not None:
+                _consumed(character, user, rolled, why)
         return character
+
+
+def _consumed(character: Character, user, rolled: RollEntry, why: str) -> None:
+    """003:1708-1710: the character goes to the GM as an NPC (sheets/npcs), and the roll's
+    line in the table's log says so; the player learns it there and by mail if asked."""
+    from sheets.npcs.services import NpcRefused, npc_from_consumed  # npcs reach back here
+
+    try:
+        npc_from_consumed(character=character, gm=user, why=why)
+    except NpcRefused as refused:
+        raise LedgerRefused(" ".join(refused.errors.values()), "dark_side") from None
+    passed = f"{character.name} passes to the GM as an NPC (003:1710)"
+    rolled.summary = f"{rolled.summary}; {passed}"[:300]
+    rolled.details = [*rolled.details, f"{passed}; the player makes a new character."]
+    rolled.save(update_fields=["summary", "details"])
 
 
 def _consumption_roll(character: Character, user, sheet: dict, rng: random.Random) -> RollEntry:
