@@ -20,6 +20,7 @@ from rulesets.core.ledger import LedgerFigures
 from rulesets.core.parsing import parse_code
 from rulesets.weg_d6 import costs, force, training, traits
 from rulesets.weg_d6.data import CURRENCY, EDITION_RE, FORCE_SKILL_LABELS, MAX_CODE_PIPS
+from rulesets.weg_d6.edits import apply_edit
 from rulesets.weg_d6.settings import SETTINGS
 
 # The plain answers, shared with the other systems (rulesets/core/ledger.py).
@@ -259,6 +260,54 @@ def training_of(
 
 # The GM's cut of a training under way (the ledger keeps its length and minimum).
 cut_training = training.cut_short
+# Whether a raise that trains waits for its training's end (the reading `training_counts`).
+raise_waits = training.raise_waits
+
+
+def while_training(before: Mapping[str, Any], bought: Mapping[str, Any]) -> dict:
+    """The sheet a purchase leaves while its raise trains: the values as they were, with
+    the raise in the adventure's window (`interval`), so the one-pip rule (002:39) counts it
+    from the day it is paid. The raise itself comes with the training's end (`trained`)."""
+    held = copy.deepcopy(dict(before))
+    held["interval"] = copy.deepcopy(bought["interval"])
+    return held
+
+
+def trained(
+    sheet: Mapping[str, Any], trait: str, new_value: int, settings: Mapping[str, Any]
+) -> dict:
+    """The sheet once the training of a paid raise of `trait` to `new_value` ends: the
+    engine's own paid raise, so whatever comes with it comes now (an R&E Force skill's
+    power pick, 002:800; a 1E skill's first powers, 003:1778).
+
+    What the purchase checked and paid is not asked again: its place in the window, its
+    price and its teacher. The window and the points stay as they are. InvalidEdit when the
+    raise no longer fits the sheet (a GM's correction moved the value meanwhile)."""
+    trial = copy.deepcopy(dict(sheet))
+    window = trial["interval"]
+    forgotten = [dict(step) for step in window]
+    for index in range(len(forgotten) - 1, -1, -1):
+        if forgotten[index]["trait"] == trait:
+            del forgotten[index]
+            break
+    trial["interval"] = forgotten
+    # Enough to pay any raise: the ledger paid it already.
+    trial["points"] = dict(trial["points"], character=10**6)
+    trial["teacher"] = dict(
+        trial["teacher"], present=True, **{skill: MAX_CODE_PIPS for skill in FORCE_SKILL_LABELS}
+    )
+    edit, raw = purchase_edit(trial, trait, new_value)
+    raised = apply_edit(trial, edit, raw, settings)
+    raised["interval"] = window
+    raised["points"] = copy.deepcopy(sheet["points"])
+    raised["teacher"] = copy.deepcopy(sheet["teacher"])
+    return raised
+
+
+def forget_edits(trait: str) -> list[tuple[str, str]]:
+    """The edits that take back a raise still in training, or one its improvement roll
+    refused: it only leaves the window, since it never reached the sheet's values."""
+    return [("interval.forget", trait)]
 
 
 def training_offer(

@@ -241,6 +241,20 @@ SETTINGS: tuple[Setting, ...] = (
         ),
     ),
     Setting(
+        "training_counts",
+        "A raise that needs training counts",
+        "when_trained",
+        "002:43-55: a character must train to improve attributes, advanced skills and Move, "
+        "and 002:53 has the new attribute rolled; that the raise (and that roll) waits for "
+        "the training's end is what these lines imply, not a sentence they print",
+        help="Either way it is paid at once. A raise with no training time (a skill used in "
+        "the last adventure, Force-sensitivity) counts at once.",
+        choices=(
+            ("when_trained", "When its training ends: the sheet keeps the old value until then"),
+            ("at_once", "At once: the training is only a record"),
+        ),
+    ),
+    Setting(
         "teacher_limit_1e",
         "1E: a teacher trains a pupil whose Force skill code is",
         "not_above",

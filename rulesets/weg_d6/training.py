@@ -102,6 +102,12 @@ def length_words(days: int, unit: str) -> str:
     return f"{days} day{'' if days == 1 else 's'}"
 
 
+def raise_waits(settings: Mapping[str, Any] | None) -> bool:
+    """Whether a raise that needs training counts only when the training ends (the reading
+    `training_counts`, default as 002:43-55 implies), rather than at once."""
+    return resolve_settings(SETTINGS, settings or {})["training_counts"] == "when_trained"
+
+
 def rule_for(
     sheet: Mapping[str, Any], trait: str, settings: Mapping[str, Any]
 ) -> TrainingRule | None:

@@ -106,6 +106,16 @@ class Training(models.Model):
     # Ended: its days passed, or the GM marked it done; with the GM's words when they did.
     finished = models.BooleanField(default=False)
     note = models.CharField(max_length=500, blank=True)
+    # The raise waits for the end (the WEG reading `training_counts`): paid at once, while
+    # the sheet keeps the old value until the training ends; `new_value` is what it rises
+    # to then (pips, Move, or 1 for a power), as the purchase priced it.
+    holds_raise = models.BooleanField(default=False)
+    new_value = models.IntegerField(default=0)
+    # The version at which its end wrote the raise (or the roll that refused it).
+    ended_version = models.PositiveIntegerField(null=True, blank=True)
+    # What a failed attribute improvement roll at the end gave back (002:53): the rest of
+    # the price comes back with the purchase's undo.
+    refunded = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["pk"]
@@ -116,3 +126,8 @@ class Training(models.Model):
     @property
     def days_left(self) -> int:
         return 0 if self.finished else max(0, self.days - self.days_done)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether its raise is paid but not yet on the sheet."""
+        return self.holds_raise and self.ended_version is None

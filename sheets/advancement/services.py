@@ -29,6 +29,7 @@ from rulesets.ore import rules as ore_rules
 from rulesets.registry import get_ruleset
 from rulesets.weg_d6 import darkside as weg_darkside
 from rulesets.weg_d6 import gear as weg_gear
+from rulesets.weg_d6.training import DAY, length_words
 from sheets.advancement.figures import (
     INCOME,
     KEPT_FIGURES,
@@ -169,6 +170,7 @@ def quotes(character: Character, known: LedgerFigures | None = None) -> list[Quo
     ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
     sheet = advancement.with_ledger(character.sheet, known)
     settings = _settings(character)
+    waiting = _waiting_raises(character)
     found = []
     for key, row in _raisable(ruleset.trait_rows(sheet, settings)).items():
         new_value = advancement.next_value(sheet, key, _row_value(row))
@@ -186,11 +188,36 @@ def quotes(character: Character, known: LedgerFigures | None = None) -> list[Quo
             consent=_consent_needed(advancement, sheet, key),
             training=_training_offer(advancement, sheet, key, row.next_cost.amount, settings),
         )
-        if quote.affordable:
+        if key in waiting:
+            quote = replace(quote, refusal=_still_training(waiting[key]))
+        elif quote.affordable:
             # Ask the engine as the purchase will: a raise it refuses gets no button.
             quote = replace(quote, refusal=_refusal(ruleset, advancement, sheet, quote, settings))
         found.append(quote)
     return found
+
+
+def _waiting_raises(character: Character) -> dict[str, Training]:
+    """The raises paid for but still in training (WEG, the reading `training_counts`),
+    by trait."""
+    found = Training.objects.filter(
+        character=character, holds_raise=True, ended_version__isnull=True, finished=False
+    ).select_related("entry")
+    return {training.entry.trait: training for training in found}
+
+
+def _still_training(training: Training) -> str:
+    """Why a trait whose raise still trains is not raised again now.
+
+    The next step is priced from the value the sheet will have, and that value is not
+    known until the training ends: an attribute's improvement roll may keep the old code
+    (002:53). So one raise of a trait trains at a time."""
+    entry = training.entry
+    left = length_words(training.days_left, DAY)
+    return (
+        f"{entry.trait_label} {entry.from_value} → {entry.to_value} is still in training "
+        f"({left} left): raise it again once that training ends."
+    )
 
 
 def _training_offer(advancement, sheet: dict, trait: str, points: int, settings: dict) -> str:
@@ -420,6 +447,9 @@ def purchase(
         if trait not in raisable:
             why_not = row.locked or f"{row.label} is at its highest and cannot be raised."
             raise LedgerRefused(why_not, "trait")
+        waiting = _waiting_raises(character)
+        if trait in waiting:
+            raise LedgerRefused(_still_training(waiting[trait]), "trait")
         old_value = _row_value(row)
         new_value = advancement.next_value(sheet, trait, old_value)
         try:
@@ -471,6 +501,20 @@ def purchase(
                 return _hold(character, user, line, f"{edit_trait}={raw}", cost)
             # Off-table the owner is their own GM: buying it gives the permission too.
             bought = _granted(ruleset, advancement, bought, trait, settings)
+        paid = f"{cost.amount + shortening} {cost.unit}"
+        if _holds(advancement, trained, settings):
+            # Paid now; the value (and an attribute's roll) waits for the training's end.
+            entry = _write(
+                character,
+                user,
+                f"Bought {row.label} {from_shown} → {to_shown} for {paid}: in training for "
+                f"{trained.length}, {from_shown} until it ends",
+                sheet=advancement.without_earned(advancement.while_training(sheet, bought)),
+                trait=trait,
+                **line,
+            )
+            _start_training(entry, trained, new_value=new_value)
+            return entry
         rolled = _improvement_roll(advancement, sheet, trait, new_value, cost.amount, settings, rng)
         if rolled is not None:
             bought, line = _rolled(character, user, advancement, sheet, bought, trait, line, rolled)
@@ -484,7 +528,6 @@ def purchase(
                     **line,
                 )
         stored = advancement.without_earned(bought)
-        paid = f"{cost.amount + shortening} {cost.unit}"
         entry = _write(
             character,
             user,
@@ -582,8 +625,26 @@ def pay_edit(
         "reason": f"{label} {from_value} → {to_value}"[:REASON_MAX],
     }
     new_value = _row_value_of(ruleset, bought, target, settings)
-    rolled = _improvement_roll(advancement, sheet, target, new_value, amount, settings, rng)
     summary = f"Bought {label} {from_value} → {to_value} for {amount} {unit_of(character)}"
+    waiting = _waiting_raises(character)
+    if target in waiting:
+        raise LedgerRefused(_still_training(waiting[target]), trait)
+    if hasattr(advancement, "training_of"):
+        taught = bool(sheet.get("teacher", {}).get("present"))
+        trained = _training(advancement, sheet, target, amount, settings, taught=taught)
+        if _holds(advancement, trained, settings):
+            # Paid now; the value (and an attribute's roll) waits for the training's end.
+            entry = _write(
+                character,
+                user,
+                f"{summary}: in training for {trained.length}, {from_value} until it ends",
+                sheet=advancement.without_earned(advancement.while_training(sheet, bought)),
+                trait=target,
+                **line,
+            )
+            _start_training(entry, trained, new_value=new_value)
+            return entry
+    rolled = _improvement_roll(advancement, sheet, target, new_value, amount, settings, rng)
     trained = None
     if rolled is not None:
         bought, line = _rolled(character, user, advancement, sheet, bought, target, line, rolled)
@@ -640,10 +701,20 @@ def _training(advancement, sheet, trait, points, settings, *, taught, used="", e
         raise LedgerRefused(refused.message, "extra") from None
 
 
-def _start_training(entry: LedgerEntry, trained) -> None:
+def _holds(advancement, trained, settings: dict) -> bool:
+    """Whether this purchase's raise waits for its training's end (WEG's reading
+    `training_counts`): only a raise that trains at all does."""
+    waits = getattr(advancement, "raise_waits", None)
+    return trained is not None and waits is not None and waits(settings)
+
+
+def _start_training(entry: LedgerEntry, trained, *, new_value: int | None = None) -> None:
+    """Record the training a purchase needs; with `new_value`, its raise waits for the end."""
     if trained is None:
         return
     Training.objects.create(
+        holds_raise=new_value is not None,
+        new_value=new_value or 0,
         entry=entry,
         character_id=entry.character_id,
         trait_label=entry.trait_label,
@@ -679,11 +750,16 @@ def train(
     training_id: Any = "",
     days: Any = "",
     reason: Any = "",
+    rng: random.Random | None = None,
 ) -> list[Training]:
     """The GM's in-game decisions on training (the owner's, off-table): `days` in-game days
     pass for every training under way ("pass"), one training is marked done ("done"), or
     one is cut short to `days` days, never below its minimum ("cut"). Returns the
-    trainings it changed."""
+    trainings it changed.
+
+    A training that ends here brings the raise it holds onto the sheet in the same write,
+    and an attribute makes its improvement roll then (002:53), with `rng` (the table's
+    dice unless a test passes its own)."""
     why = _reason(reason, required=False)
     with transaction.atomic():
         character, access = _lock(user, character_id, Need.EDIT, expected_version)
@@ -695,11 +771,7 @@ def train(
             changed = list(in_training(character))
             if not changed:
                 raise LedgerRefused("Nothing is in training.", "training")
-            for found in changed:
-                found.days_done = min(found.days, found.days_done + count)
-                found.finished = found.days_done >= found.days
-                if why:
-                    found.note = why
+            _let_pass(changed, count, why)
             summary = f"{count} in-game day{'s' if count != 1 else ''} of training passed"
         elif chosen in ("done", "cut"):
             text = str(training_id or "").strip()
@@ -723,12 +795,151 @@ def train(
             changed = [found]
         else:
             raise LedgerRefused("Let days pass, mark a training done or cut it short.", "training")
-        before = revision_state(character)
-        character.version += 1
-        character.save(update_fields=["version", "updated_at"])
-        record_revision(character, user, f"{summary}: {why}" if why else summary, before)
-        Training.objects.bulk_update(changed, ["days", "days_done", "finished", "note"])
+        _record_training(character, user, changed, summary, why, rng)
         return changed
+
+
+def train_table(
+    *,
+    user: AbstractBaseUser,
+    campaign_id: int,
+    days: Any,
+    reason: Any = "",
+    rng: random.Random | None = None,
+) -> list[Training]:
+    """The table's GM lets `days` in-game days of training pass for every character of the
+    table at once: one transaction; each character with a training under way gets its own
+    revision, and a training that ends brings its raise as `train` does. Returns the
+    trainings it changed."""
+    why = _reason(reason, required=False)
+    count = _days(days, minimum=1)
+    with transaction.atomic():
+        campaign, _role = campaign_for(user, campaign_id, gm=True)
+        characters = list(
+            Character.objects.select_for_update().filter(campaign=campaign).order_by("pk")
+        )
+        summary = f"{count} in-game day{'s' if count != 1 else ''} of training passed at the table"
+        changed_all: list[Training] = []
+        for character in characters:
+            changed = list(in_training(character))
+            if not changed:
+                continue
+            _let_pass(changed, count, why)
+            _record_training(character, user, changed, summary, why, rng)
+            changed_all += changed
+        if not changed_all:
+            raise LedgerRefused("Nothing is in training at this table.", "days")
+    return changed_all
+
+
+def _let_pass(changed: list[Training], count: int, why: str) -> None:
+    for found in changed:
+        found.days_done = min(found.days, found.days_done + count)
+        found.finished = found.days_done >= found.days
+        if why:
+            found.note = why
+
+
+def _record_training(
+    character: Character,
+    user: AbstractBaseUser,
+    changed: list[Training],
+    summary: str,
+    why: str,
+    rng: random.Random | None,
+) -> None:
+    """Write what the GM decided: the raises of the trainings that ended, the sheet and
+    one revision, then the trainings themselves (the caller holds the row lock)."""
+    ended = [found for found in changed if found.finished and found.waiting]
+    sheet, rolls, words = _end_trainings(character, user, ended, rng) if ended else (None, [], [])
+    before = revision_state(character)
+    fields = ["version", "updated_at"]
+    if sheet is not None:
+        character.sheet = sheet
+        fields.append("sheet")
+    character.version += 1
+    character.save(update_fields=fields)
+    told = "; ".join([summary, *words])
+    record_revision(character, user, f"{told}: {why}" if why else told, before)
+    for found in ended:
+        found.ended_version = character.version
+    for found, log, refund in rolls:
+        entry = found.entry
+        entry.roll = log
+        entry.unchanged = refund > 0
+        entry.save(update_fields=["roll", "unchanged"])
+        if refund:
+            # Half the price back (002:53), as its own line: the purchase stays as paid, so
+            # its undo gives back only what is left of it.
+            found.refunded = refund
+            _entry_for(
+                character,
+                author=user,
+                campaign_id=character.campaign_id,
+                version=character.version,
+                adventure=character.adventure,
+                unit=unit_of(character),
+                kind=Kind.REFUND,
+                amount=refund,
+                trait=entry.trait,
+                trait_label=entry.trait_label,
+                from_value=entry.to_value,
+                to_value=entry.from_value,
+                reason=f"Training ended, {log.summary}"[:REASON_MAX],
+                roll=log,
+            )
+    Training.objects.bulk_update(
+        changed, ["days", "days_done", "finished", "note", "ended_version", "refunded"]
+    )
+
+
+def _end_trainings(character: Character, user: AbstractBaseUser, ended: list[Training], rng):
+    """The sheet once the raises these trainings held are written, oldest first; the
+    improvement rolls made (with the points each gave back, 0 when it improved) and the
+    revision's words. Refused, naming the raise, when one no longer fits the sheet."""
+    ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+    settings = _settings(character)
+    sheet = advancement.with_ledger(character.sheet, figures(character))
+    rolls, words = [], []
+    for found in ended:
+        entry = found.entry
+        change = f"{entry.trait_label} {entry.from_value} → {entry.to_value}"
+        try:
+            raised = advancement.trained(sheet, entry.trait, found.new_value, settings)
+        except InvalidEdit as refused:
+            raise LedgerRefused(
+                f"{character.name}: {change} cannot be written now ({refused.message}). "
+                "Undo its purchase (the points come back) or correct the value first.",
+                "training",
+            ) from None
+        price = -entry.amount - found.extra
+        rolled = _improvement_roll(
+            advancement, sheet, entry.trait, found.new_value, price, settings, rng
+        )
+        if rolled is None:
+            sheet = raised
+            words.append(f"{change} trained")
+            continue
+        line = {
+            "trait_label": entry.trait_label,
+            "from_value": entry.from_value,
+            "to_value": entry.to_value,
+            "reason": entry.reason,
+            "amount": entry.amount,
+        }
+        sheet, line = _rolled(
+            character, user, advancement, sheet, raised, entry.trait, line, rolled
+        )
+        if line["unchanged"]:
+            # The roll kept the old code: the raise leaves the window as if never bought.
+            try:
+                for key, raw in advancement.forget_edits(entry.trait):
+                    sheet = ruleset.apply_edit(sheet, key, raw, settings)
+            except InvalidEdit as refused:
+                raise LedgerRefused(refused.message, "training") from None
+        rolls.append((found, line["roll"], rolled.refund if line["unchanged"] else 0))
+        words.append(f"{change} trained, {_words(advancement, sheet, entry.trait, rolled)}")
+    return advancement.without_earned(sheet), rolls, words
 
 
 def _days(raw: Any, *, minimum: int) -> int:
@@ -1025,10 +1236,17 @@ def ledger_check(character: Character, sheet: dict, since: int) -> LedgerCheck:
             )
         )
     moved = {change.trait for change in changes}
+    # A purchase whose training ended after that version wrote its raise then (WEG).
+    trained_since = set(
+        Training.objects.filter(character=character, ended_version__gt=since).values_list(
+            "entry_id", flat=True
+        )
+    )
     in_the_way = tuple(
         entry
         for entry in named
-        if entry.version > since and (entry.trait in moved or WORTH_TRAIT in moved)
+        if (entry.version > since or entry.pk in trained_since)
+        and (entry.trait in moved or WORTH_TRAIT in moved)
     )
     return LedgerCheck(tuple(changes), in_the_way, worth)
 
@@ -1471,19 +1689,24 @@ def _entry_pk(raw: Any) -> int:
 def _refund(character: Character, user: AbstractBaseUser, entry: LedgerEntry, why: str):
     if entry.trait.startswith(GEAR_TRAIT):
         return _gear_refund(character, user, entry, why)
+    trained = Training.objects.filter(entry=entry).first()
     # A raise undone is no longer trained for.
     Training.objects.filter(entry=entry, finished=False).update(
         finished=True, note="Its purchase was undone"
     )
+    if trained is not None and trained.waiting:
+        return _refund_in_training(character, user, entry, why)
     if entry.unchanged:
-        # A failed improvement roll changed no value: only what it kept comes back.
+        # A failed improvement roll changed no value: only what it kept comes back (the
+        # rest came back when its training ended and the roll was made).
+        kept = -entry.amount - (trained.refunded if trained is not None else 0)
         return _write(
             character,
             user,
             f"Undid {entry.trait_label} {entry.from_value} (the roll failed): "
-            f"{-entry.amount} {entry.unit} back",
+            f"{kept} {entry.unit} back",
             kind=Kind.REFUND,
-            amount=-entry.amount,
+            amount=kept,
             trait=entry.trait,
             trait_label=entry.trait_label,
             from_value=entry.to_value,
@@ -1525,6 +1748,37 @@ def _refund(character: Character, user: AbstractBaseUser, entry: LedgerEntry, wh
         from_value=entry.to_value,
         to_value=entry.from_value,
         reason=why or "Undone",
+        undoes=entry,
+    )
+
+
+def _refund_in_training(
+    character: Character, user: AbstractBaseUser, entry: LedgerEntry, why: str
+) -> LedgerEntry:
+    """Undo a purchase whose raise still trains: every point back, the training gone, and
+    the sheet's values as they are (the raise never reached them); it only leaves the
+    adventure's window, so the trait may be bought again."""
+    ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+    settings = _settings(character)
+    sheet = advancement.with_ledger(character.sheet, figures(character))
+    try:
+        for trait, raw in advancement.forget_edits(entry.trait):
+            sheet = ruleset.apply_edit(sheet, trait, raw, settings)
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message) from None
+    return _write(
+        character,
+        user,
+        f"Undid {entry.trait_label} {entry.from_value} → {entry.to_value} while in training: "
+        f"{-entry.amount} {entry.unit} back, {entry.from_value} as it was",
+        sheet=advancement.without_earned(sheet),
+        kind=Kind.REFUND,
+        amount=-entry.amount,
+        trait=entry.trait,
+        trait_label=entry.trait_label,
+        from_value=entry.to_value,
+        to_value=entry.from_value,
+        reason=why or "Undone while in training",
         undoes=entry,
     )
 

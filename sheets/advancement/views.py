@@ -457,14 +457,24 @@ class TableRow:
     figures: LedgerFigures
     unit: str
     on_the_sheet: int
+    # What it trains for now (WEG): the table's "let days pass" moves them all.
+    trainings: list = field(default_factory=list)
 
 
-def _table_page(request, campaign, *, error: str = "", done: str = "") -> HttpResponse:
+def _table_page(
+    request, campaign, *, error: str = "", done: str = "", form: str = ""
+) -> HttpResponse:
     characters = with_figures(campaign.characters.select_related("owner")).order_by(
         "owner__username", "name", "pk"
     )
     rows = [
-        TableRow(character, figures(character), unit_of(character), on_the_sheet(character))
+        TableRow(
+            character,
+            figures(character),
+            unit_of(character),
+            on_the_sheet(character),
+            list(ledger.in_training(character)),
+        )
         for character in characters
     ]
     return render(
@@ -478,8 +488,12 @@ def _table_page(request, campaign, *, error: str = "", done: str = "") -> HttpRe
                 campaign.system, [row.character.sheet for row in rows], campaign.rule_settings
             ),
             "error": error,
+            # Which form the refusal belongs to, so its message sits beside that form.
+            "error_form": form if error else "",
             "done": done,
             "submitted": request.POST if error else {},
+            "trains": hasattr(advancement_for(campaign.system), "training_of"),
+            "training_count": sum(len(row.trainings) for row in rows),
         },
         status=400 if error else 200,
     )
@@ -487,14 +501,24 @@ def _table_page(request, campaign, *, error: str = "", done: str = "") -> HttpRe
 
 @login_required
 def campaign_award(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The GM awards every character of the table at once, with one reason."""
+    """The GM awards every character of the table at once, with one reason, ends the
+    adventure for all, or lets in-game days of training pass for all (WEG)."""
     campaign, _role = campaign_for(request.user, campaign_id, gm=True)
     if request.method != "POST":
         return _table_page(request, campaign, done=request.GET.get("done", "")[:20])
+    action = request.POST.get("action")
     try:
-        if request.POST.get("action") == "end_adventure":
+        if action == "end_adventure":
             ledger.end_adventure(user=request.user, campaign_id=campaign.pk)
             done = "adventure"
+        elif action == "training":
+            ledger.train_table(
+                user=request.user,
+                campaign_id=campaign.pk,
+                days=request.POST.get("days", ""),
+                reason=request.POST.get("reason", ""),
+            )
+            done = "training"
         else:
             ledger.award_table(
                 user=request.user,
@@ -504,5 +528,6 @@ def campaign_award(request: HttpRequest, campaign_id: int) -> HttpResponse:
             )
             done = "award"
     except LedgerRefused as refused:
-        return _table_page(request, campaign, error=refused.message)
+        form = "training" if action == "training" else "award"
+        return _table_page(request, campaign, error=refused.message, form=form)
     return redirect(f"{request.path}?done={done}")

@@ -373,9 +373,14 @@ def _training(character: Character) -> tuple[dict, ...]:
     return tuple(
         {
             "label": training.trait_label,
+            "from": training.entry.from_value,
             "to": training.entry.to_value,
+            "done": training.days_done,
             "left": training.days_left,
             "days": training.days,
+            "taught": training.taught,
+            # Paid, not yet on the sheet (the reading `training_counts`).
+            "waiting": training.waiting,
         }
         for training in found.order_by("pk")
     )
