@@ -34,7 +34,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from rulesets.core.diecode import DieCode
-from rulesets.core.edits import InvalidEdit, copy_sheet
+from rulesets.core.edits import InvalidEdit, InvalidSheet, copy_sheet
 from rulesets.core.parsing import (
     TEXT_LIMIT,
     clean_text,
@@ -825,3 +825,131 @@ def normal_builtins(
         )
         for entry in entries
     )
+
+
+# --- picking an entry onto a sheet, and bringing picked items to a new version ------------
+
+PICK = "pick"  # the InvalidEntry key of a refusal about the sheet, not a field of the entry
+
+# A system's pick of one kind: (sheet copy, entry in normal form, its mark, settings) -> the
+# sheet with the entry on it, or InvalidEdit (see `refuse_pick`).
+PickKind = Callable[[dict, dict, dict, Mapping[str, Any]], dict]
+# A system's refresh of one kind: rewrite a picked item's snapshot from the entry, in place.
+RefreshKind = Callable[[dict, Mapping[str, Any]], None]
+
+
+def refuse_pick(message: str) -> InvalidEdit:
+    """A refusal about the sheet (not a field of the entry), shown under the picker."""
+    return InvalidEdit(PICK, message)
+
+
+def seed_entry(
+    builtins: Sequence[BuiltinEntry], kind: str, entry: Mapping[str, Any]
+) -> BuiltinEntry | None:
+    """The built-in entry that `entry` is to the letter, or None (a table's own)."""
+    return next((b for b in builtins if b.kind == kind and b.data == entry), None)
+
+
+def copies(*fields: str) -> RefreshKind:
+    """A refresh that copies these fields of the entry onto the picked item as they are."""
+    return lambda item, entry: item.update({field: entry[field] for field in fields})
+
+
+def rewrites(row: Callable[[Mapping[str, Any]], dict]) -> RefreshKind:
+    """A refresh that rewrites the picked item with `row(entry)`, the same function that
+    wrote it when it was picked."""
+    return lambda item, entry: item.update(row(entry))
+
+
+def apply_lines(
+    sheet: dict,
+    items: Sequence[Mapping[str, Any]],
+    field: str,
+    edit: Callable[[dict, Mapping[str, Any]], dict],
+) -> dict:
+    """Apply `edit(sheet, item)` to each item of an entry's list in turn (a template's
+    skills, a species' merits); a refusal names the list and the line ("Skills, line 2:
+    …")."""
+    for number_, item in enumerate(items, start=1):
+        try:
+            sheet = edit(sheet, item)
+        except InvalidEdit as refused:
+            raise refuse_pick(f"{field}, line {number_}: {refused.message}") from None
+    return sheet
+
+
+@dataclass(frozen=True)
+class Picker:
+    """How one system puts compendium entries on its sheets, declared as data: a pick for
+    every kind, a refresh for each kind whose snapshot follows the entry's versions (the
+    others were copied once, a template's fill), the system's sheet validation, and what
+    to settle on a refreshed sheet (a derived row a snapshot feeds, such as wound boxes).
+
+    `pick_entry`, `refresh_entry` and `entry_refs` answer the ruleset contract as they are,
+    so a system's module binds them by name.
+    """
+
+    kinds: tuple[EntryKind, ...]
+    picks: Mapping[str, PickKind]
+    refresh: Mapping[str, RefreshKind]
+    validate_sheet: Callable[[Any], dict]
+    settle: Callable[[dict], None] | None = None
+
+    def __post_init__(self) -> None:
+        keys = {kind.key for kind in self.kinds}
+        assert set(self.picks) == keys, sorted(keys ^ set(self.picks))
+        assert set(self.refresh) <= keys, sorted(set(self.refresh) - keys)
+
+    @property
+    def copied_once(self) -> tuple[str, ...]:
+        """The kinds whose picked copy never changes with the entry's versions."""
+        return tuple(kind.key for kind in self.kinds if kind.key not in self.refresh)
+
+    def pick_entry(
+        self,
+        sheet: Mapping[str, Any],
+        kind: str,
+        ref: str,
+        version: int,
+        data: Mapping[str, Any],
+        settings: Mapping[str, Any],
+    ) -> dict:
+        """Return a new sheet with the entry picked onto it, each copy marked with
+        {"kind", "ref", "version"}, or raise InvalidEntry (refusals about the sheet keyed
+        "pick")."""
+        entry = validate_entry(find_kind(self.kinds, kind), data)
+        mark = compendium_ref(kind, ref, version)
+        try:
+            picked = self.picks[kind](copy_sheet(dict(sheet)), entry, mark, settings)
+        except InvalidEdit as refused:
+            raise InvalidEntry({PICK: refused.message}) from None
+        return self.validate_sheet(picked)
+
+    def refresh_entry(
+        self,
+        sheet: Mapping[str, Any],
+        kind: str,
+        ref: str,
+        version: int,
+        data: Mapping[str, Any],
+        settings: Mapping[str, Any],
+    ) -> dict:
+        """Return the sheet with every item picked from entry `ref` brought to this version
+        of it (what the GM's change would do to the sheet, before it is confirmed), or raise
+        InvalidEntry. A kind copied once changes nothing."""
+        entry = validate_entry(find_kind(self.kinds, kind), data)
+        update = self.refresh.get(kind)
+        refreshed = refresh_marked(
+            sheet, kind, ref, version, None if update is None else lambda item: update(item, entry)
+        )
+        if self.settle is not None:
+            self.settle(refreshed)
+        try:
+            return self.validate_sheet(refreshed)
+        except InvalidSheet as refused:
+            raise InvalidEntry({PICK: f"The sheet cannot take this version: {refused}"}) from None
+
+    @staticmethod
+    def entry_refs(sheet: Mapping[str, Any]) -> list[tuple[str, str, int]]:
+        """The (kind, ref, version) of every compendium entry the sheet uses."""
+        return find_refs(sheet)

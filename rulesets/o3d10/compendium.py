@@ -18,22 +18,20 @@ from rulesets.core.compendium import (
     EntryKind,
     EntryPart,
     Input,
-    InvalidEntry,
     NamedNumber,
+    Picker,
+    apply_lines,
     builtin,
     choice,
-    compendium_ref,
-    find_kind,
-    find_refs,
+    copies,
     group,
     lines,
     named_number_lines,
     normal_builtins,
     number,
-    refresh_marked,
-    validate_entry,
+    refuse_pick,
 )
-from rulesets.core.edits import InvalidEdit, InvalidSheet, copy_sheet
+from rulesets.core.edits import InvalidEdit
 from rulesets.o3d10.data import (
     ALTERATION_BASE_DC,
     ARMORS,
@@ -155,48 +153,14 @@ def builtin_entries() -> tuple[BuiltinEntry, ...]:
 
 
 # --- picking an entry onto a sheet ----------------------------------------------------------
-
-PICK = "pick"  # the InvalidEntry key of a refusal about the sheet, not a field of the entry
-
-
-def entry_refs(sheet: Mapping[str, Any]) -> list[tuple[str, str, int]]:
-    """The (kind, ref, version) of every compendium entry the sheet uses."""
-    return find_refs(sheet)
-
-
-def pick_entry(
-    sheet: Mapping[str, Any],
-    kind: str,
-    ref: str,
-    version: int,
-    data: Mapping[str, Any],
-    settings: Mapping[str, Any],
-) -> dict:
-    """Return a new sheet with the entry picked onto it, or raise InvalidEntry.
-
-    A weapon or armor adds a row as a typed one does (a weapon's damage code rolls with
-    its attack; worn armor's absorption is the sheet's), a Force technique adds a line to
-    the notes, an NPC template sets stats and skill ranks in creation. Each copy carries
-    {"kind", "ref", "version"}. Refusals about the sheet are keyed "pick".
-    """
-    chosen = find_kind(COMPENDIUM_KINDS, kind)
-    entry = validate_entry(chosen, data)
-    mark = compendium_ref(kind, ref, version)
-    picked = copy_sheet(dict(sheet))
-    try:
-        picked = _PICKS[kind](picked, entry, mark, settings)
-    except InvalidEdit as refused:
-        raise InvalidEntry({PICK: refused.message}) from None
-    return validate_sheet(picked)
-
-
-def _refuse(message: str) -> InvalidEdit:
-    return InvalidEdit(PICK, message)
+# A weapon or armor adds a row as a typed one does (a weapon's damage code rolls with its
+# attack; worn armor's absorption is the sheet's), a Force technique adds a line to the
+# notes, an NPC template sets stats and skill ranks in creation.
 
 
 def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if len(sheet["weapons"]) >= MAX_ROWS:
-        raise _refuse(f"A sheet holds at most {MAX_ROWS} weapons.")
+        raise refuse_pick(f"A sheet holds at most {MAX_ROWS} weapons.")
     sheet["weapons"].append(
         {
             "name": entry["name"],
@@ -211,7 +175,7 @@ def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dic
 
 def _pick_armor(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if len(sheet["armor"]) >= MAX_ROWS:
-        raise _refuse(f"A sheet holds at most {MAX_ROWS} armor pieces.")
+        raise refuse_pick(f"A sheet holds at most {MAX_ROWS} armor pieces.")
     # Worn, as armor added by hand is: its absorption counts at once.
     sheet["armor"].append(
         {"name": entry["name"], "absorption": entry["absorption"], "worn": True, "compendium": mark}
@@ -225,67 +189,43 @@ def _pick_force_technique(sheet: dict, entry: dict, mark: dict, settings: Mappin
     said = f"{entry['name']} ({school}" + (f", DC {entry['dc']})" if entry["dc"] else ")")
     notes = "\n".join(part for part in (info["notes"].rstrip(), said) if part)
     if len(notes) > MAX_NOTES:
-        raise _refuse(f"The notes would pass their {MAX_NOTES} characters.")
+        raise refuse_pick(f"The notes would pass their {MAX_NOTES} characters.")
     refs = [*info.get("compendium", []), mark]
     if len(refs) > MAX_ROWS:
-        raise _refuse(f"A sheet records at most {MAX_ROWS} picked Force techniques.")
+        raise refuse_pick(f"A sheet records at most {MAX_ROWS} picked Force techniques.")
     info["notes"] = notes
     info["compendium"] = refs
     return sheet
 
 
+def _skill_rank(sheet: dict, item: Mapping[str, Any], settings: Mapping) -> dict:
+    skill = SKILL_BY_LABEL.get(item["name"].casefold())
+    if skill is None:
+        raise InvalidEdit("skills", f"“{item['name']}” is not a skill of the seed.")
+    return apply_edit(sheet, f"skill.{skill.slug}", str(item["number"]), settings)
+
+
 def _pick_npc_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if sheet["stage"] != "creation":
-        raise _refuse("An NPC template fills a sheet in creation; this sheet is in play.")
+        raise refuse_pick("An NPC template fills a sheet in creation; this sheet is in play.")
     for slug, value in entry["stats"].items():
         sheet = apply_edit(sheet, f"stat.{slug}", str(value), settings)
-    for number_, item in enumerate(entry["skills"], start=1):
-        skill = SKILL_BY_LABEL.get(item["name"].casefold())
-        if skill is None:
-            raise _refuse(f"Skills, line {number_}: “{item['name']}” is not a skill of the seed.")
-        try:
-            sheet = apply_edit(sheet, f"skill.{skill.slug}", str(item["number"]), settings)
-        except InvalidEdit as refused:
-            raise _refuse(f"Skills, line {number_}: {refused.message}") from None
-    return sheet
-
-
-_PICKS = {
-    "weapon": _pick_weapon,
-    "armor": _pick_armor,
-    "force_technique": _pick_force_technique,
-    "npc_template": _pick_npc_template,
-}
-assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}
-
-
-_REFRESH = {
-    "weapon": lambda item, entry: item.update(
-        name=entry["name"], kind=entry["kind"], damage=entry["damage"]
-    ),
-    "armor": lambda item, entry: item.update(name=entry["name"], absorption=entry["absorption"]),
-}
-KINDS_COPIED_ONCE = ("force_technique", "npc_template")
-
-
-def refresh_entry(
-    sheet: Mapping[str, Any],
-    kind: str,
-    ref: str,
-    version: int,
-    data: Mapping[str, Any],
-    settings: Mapping[str, Any],
-) -> dict:
-    """Return the sheet with every item picked from entry `ref` brought to this version of
-    it (what the GM's change would do to the sheet, before it is confirmed), or raise
-    InvalidEntry. KINDS_COPIED_ONCE were copied when picked and change nothing."""
-    chosen = find_kind(COMPENDIUM_KINDS, kind)
-    entry = validate_entry(chosen, data)
-    update = _REFRESH.get(kind)
-    refreshed = refresh_marked(
-        sheet, kind, ref, version, None if update is None else lambda item: update(item, entry)
+    return apply_lines(
+        sheet, entry["skills"], "Skills", lambda s, item: _skill_rank(s, item, settings)
     )
-    try:
-        return validate_sheet(refreshed)
-    except InvalidSheet as refused:
-        raise InvalidEntry({PICK: f"The sheet cannot take this version: {refused}"}) from None
+
+
+PICKER = Picker(
+    COMPENDIUM_KINDS,
+    picks={
+        "weapon": _pick_weapon,
+        "armor": _pick_armor,
+        "force_technique": _pick_force_technique,
+        "npc_template": _pick_npc_template,
+    },
+    refresh={"weapon": copies("name", "kind", "damage"), "armor": copies("name", "absorption")},
+    validate_sheet=validate_sheet,
+)
+pick_entry = PICKER.pick_entry
+refresh_entry = PICKER.refresh_entry
+entry_refs = PICKER.entry_refs

@@ -17,26 +17,24 @@ from rulesets.core.compendium import (
     EntryBase,
     EntryKind,
     EntryPart,
-    InvalidEntry,
     NamedNumber,
+    Picker,
     TextItem,
+    apply_lines,
     builtin,
     checkbox,
     choice,
-    compendium_ref,
-    find_kind,
-    find_refs,
     group,
     line,
     lines,
     named_number_lines,
     normal_builtins,
     number,
-    refresh_marked,
+    refuse_pick,
+    rewrites,
+    seed_entry,
     text_lines,
-    validate_entry,
 )
-from rulesets.core.edits import InvalidEdit, InvalidSheet, copy_sheet
 from rulesets.ore.data import (
     ALL_LOCATIONS,
     ARMOR_COORDINATION_MAXIMUM,
@@ -236,65 +234,18 @@ def builtin_entries() -> tuple[BuiltinEntry, ...]:
 
 
 # --- picking an entry onto a sheet ----------------------------------------------------------
-
-PICK = "pick"  # the InvalidEntry key of a refusal about the sheet, not a field of the entry
-
-
-def entry_refs(sheet: Mapping[str, Any]) -> list[tuple[str, str, int]]:
-    """The (kind, ref, version) of every compendium entry the sheet uses."""
-    return find_refs(sheet)
-
-
-def pick_entry(
-    sheet: Mapping[str, Any],
-    kind: str,
-    ref: str,
-    version: int,
-    data: Mapping[str, Any],
-    settings: Mapping[str, Any],
-) -> dict:
-    """Return a new sheet with the entry picked onto it, or raise InvalidEntry.
-
-    A species becomes the sheet's own (its cost, stat maxima, natural AR and wound boxes
-    copied; the seed's own species is simply chosen); a weapon or armor adds a row as a
-    typed one does; a seed stunt is bought at 1d; an NPC template sets stats and skills.
-    Each copy carries {"kind", "ref", "version"}. Refusals about the sheet are keyed "pick".
-    """
-    chosen = find_kind(COMPENDIUM_KINDS, kind)
-    entry = validate_entry(chosen, data)
-    mark = compendium_ref(kind, ref, version)
-    picked = copy_sheet(dict(sheet))
-    try:
-        picked = _PICKS[kind](picked, entry, mark, settings)
-    except InvalidEdit as refused:
-        raise InvalidEntry({PICK: refused.message}) from None
-    return validate_sheet(picked)
-
-
-def _refuse(message: str) -> InvalidEdit:
-    return InvalidEdit(PICK, message)
-
-
-def _seed_entry(kind: str, entry: Mapping[str, Any]) -> BuiltinEntry | None:
-    return next((b for b in BUILTIN if b.kind == kind and b.data == entry), None)
+# A species becomes the sheet's own (its cost, stat maxima, natural AR and wound boxes
+# copied; the seed's own species is simply chosen); a weapon or armor adds a row as a typed
+# one does; a seed stunt is bought at 1d; an NPC template sets stats and skills.
 
 
 def _pick_species(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
-    seed = _seed_entry("species", entry)
+    seed = seed_entry(BUILTIN, "species", entry)
     if seed is not None:
         # The seed's own species, with every rule the catalog gives it (skill hard dice).
         return apply_edit(sheet, "species", entry["name"], settings)
     sheet["species"] = CUSTOM_SPECIES
-    sheet["custom_species"] = {
-        "name": entry["name"],
-        "cost": entry["cost"],
-        "stat_max_bonus": {slug: bonus for slug, bonus in entry["stat_max_bonus"].items() if bonus},
-        "natural_ar": entry["natural_ar"],
-        "extra_wound_boxes": entry["extra_wound_boxes"],
-        "droid": entry["droid"],
-        "abilities": list(entry["abilities"]),
-        "compendium": mark,
-    }
+    sheet["custom_species"] = _species_row(entry) | {"compendium": mark}
     force_sense = sheet["powers"]["force_sense"]
     # As choosing a species does: a droid has no Force Sense at all (L766).
     if entry["droid"]:
@@ -316,149 +267,118 @@ def _special(entry: Mapping[str, Any]) -> str:
 
 def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if len(sheet["weapons"]) >= WEAPON_ROWS:
-        raise _refuse(f"The sheet has room for {WEAPON_ROWS} weapons.")
-    sheet["weapons"].append(
-        {
-            "from": "",
-            "name": entry["name"],
-            "damage": entry["damage"],
-            "penetration": entry["penetration"],
-            "initiative": entry["initiative"],
-            "special": _special(entry),
-            "compendium": mark,
-        }
-    )
+        raise refuse_pick(f"The sheet has room for {WEAPON_ROWS} weapons.")
+    sheet["weapons"].append({"from": "", **_weapon_row(entry), "compendium": mark})
     return sheet
 
 
 def _pick_armor(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if len(sheet["armor"]) >= ARMOR_ROWS:
-        raise _refuse(f"The sheet has room for {ARMOR_ROWS} armor rows.")
-    sheet["armor"].append(
-        {
-            "from": "",
-            "name": entry["name"],
-            "ar": entry["ar"],
-            "coordination": entry["coordination_penalty"],
-            "move": entry["move"],
-            "special": "",
-            "covers": [slug for slug in ALL_LOCATIONS if entry["covers"][slug]],
-            # Worn as armor added by hand is: its AR counts at once.
-            "worn": True,
-            "compendium": mark,
-        }
-    )
+        raise refuse_pick(f"The sheet has room for {ARMOR_ROWS} armor rows.")
+    # Worn as armor added by hand is: its AR counts at once.
+    row = {"from": "", **_armor_row(entry), "special": "", "worn": True, "compendium": mark}
+    sheet["armor"].append(row)
     return sheet
 
 
 def _pick_power(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
-    if _seed_entry("power", entry) is not None:
-        raise _refuse(f"{entry['name']} is already on every sheet; give it dice there.")
-    raise _refuse(
+    if seed_entry(BUILTIN, "power", entry) is not None:
+        raise refuse_pick(f"{entry['name']} is already on every sheet; give it dice there.")
+    raise refuse_pick(
         "A Star O.R.E. sheet holds the seed's four Force powers; a power of the table's own "
         "is kept in the compendium for reading, not bought on the sheet."
     )
 
 
 def _pick_stunt(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
-    seed = _seed_entry("stunt", entry)
+    seed = seed_entry(BUILTIN, "stunt", entry)
     if seed is None:
-        raise _refuse(
+        raise refuse_pick(
             "A stunt of the table's own cannot be bought on the sheet yet; the seed's stunts can."
         )
     slug = next(t.slug for t in STUNTS if t.label == entry["name"])
     if slug in sheet["stunts"]:
-        raise _refuse(f"The sheet already has {entry['name']}.")
+        raise refuse_pick(f"The sheet already has {entry['name']}.")
     return apply_edit(sheet, f"stunt.{slug}", "1d", settings)
+
+
+def _npc_skill(sheet: dict, item: Mapping[str, Any], settings: Mapping) -> dict:
+    before = {row["id"] for row in sheet["skills"]}
+    sheet = apply_edit(sheet, "skill.add", item["name"], settings)
+    (added,) = [row["id"] for row in sheet["skills"] if row["id"] not in before]
+    if item["number"]:
+        sheet = apply_edit(sheet, f"skill.{added}", f"{item['number']}d", settings)
+    return sheet
 
 
 def _pick_npc_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if sheet["stage"] != "creation":
-        raise _refuse("An NPC template fills a sheet in creation; this sheet is in play.")
+        raise refuse_pick("An NPC template fills a sheet in creation; this sheet is in play.")
     for slug, dice in entry["stats"].items():
         sheet = apply_edit(sheet, f"stat.{slug}", f"{dice}d", settings)
-    for number_, item in enumerate(entry["skills"], start=1):
-        before = {row["id"] for row in sheet["skills"]}
-        try:
-            sheet = apply_edit(sheet, "skill.add", item["name"], settings)
-        except InvalidEdit as refused:
-            raise _refuse(f"Skills, line {number_}: {refused.message}") from None
-        (added,) = [row["id"] for row in sheet["skills"] if row["id"] not in before]
-        if item["number"]:
-            try:
-                sheet = apply_edit(sheet, f"skill.{added}", f"{item['number']}d", settings)
-            except InvalidEdit as refused:
-                raise _refuse(f"Skills, line {number_}: {refused.message}") from None
-    return sheet
-
-
-_PICKS = {
-    "species": _pick_species,
-    "weapon": _pick_weapon,
-    "armor": _pick_armor,
-    "power": _pick_power,
-    "stunt": _pick_stunt,
-    "npc_template": _pick_npc_template,
-}
-assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}
-
-
-def _refresh_species(item: dict, entry: Mapping[str, Any]) -> None:
-    item.update(
-        name=entry["name"],
-        cost=entry["cost"],
-        stat_max_bonus={slug: bonus for slug, bonus in entry["stat_max_bonus"].items() if bonus},
-        natural_ar=entry["natural_ar"],
-        extra_wound_boxes=entry["extra_wound_boxes"],
-        droid=entry["droid"],
-        abilities=list(entry["abilities"]),
+    return apply_lines(
+        sheet, entry["skills"], "Skills", lambda s, item: _npc_skill(s, item, settings)
     )
 
 
-def _refresh_weapon(item: dict, entry: Mapping[str, Any]) -> None:
-    item.update(
-        name=entry["name"],
-        damage=entry["damage"],
-        penetration=entry["penetration"],
-        initiative=entry["initiative"],
-        special=_special(entry),
-    )
+# What a picked item copies of its entry, again on each refresh.
 
 
-def _refresh_armor(item: dict, entry: Mapping[str, Any]) -> None:
-    item.update(
-        name=entry["name"],
-        ar=entry["ar"],
-        coordination=entry["coordination_penalty"],
-        move=entry["move"],
-        covers=[slug for slug in ALL_LOCATIONS if entry["covers"][slug]],
-    )
+def _species_row(entry: Mapping[str, Any]) -> dict:
+    return {
+        "name": entry["name"],
+        "cost": entry["cost"],
+        "stat_max_bonus": {slug: bonus for slug, bonus in entry["stat_max_bonus"].items() if bonus},
+        "natural_ar": entry["natural_ar"],
+        "extra_wound_boxes": entry["extra_wound_boxes"],
+        "droid": entry["droid"],
+        "abilities": list(entry["abilities"]),
+    }
 
 
-_REFRESH = {"species": _refresh_species, "weapon": _refresh_weapon, "armor": _refresh_armor}
-KINDS_COPIED_ONCE = ("power", "stunt", "npc_template")
+def _weapon_row(entry: Mapping[str, Any]) -> dict:
+    return {
+        "name": entry["name"],
+        "damage": entry["damage"],
+        "penetration": entry["penetration"],
+        "initiative": entry["initiative"],
+        "special": _special(entry),
+    }
 
 
-def refresh_entry(
-    sheet: Mapping[str, Any],
-    kind: str,
-    ref: str,
-    version: int,
-    data: Mapping[str, Any],
-    settings: Mapping[str, Any],
-) -> dict:
-    """Return the sheet with every item picked from entry `ref` brought to this version of
-    it (what the GM's change would do to the sheet, before it is confirmed), or raise
-    InvalidEntry. KINDS_COPIED_ONCE were copied when picked and change nothing."""
-    chosen = find_kind(COMPENDIUM_KINDS, kind)
-    entry = validate_entry(chosen, data)
-    update = _REFRESH.get(kind)
-    refreshed = refresh_marked(
-        sheet, kind, ref, version, None if update is None else lambda item: update(item, entry)
-    )
-    if refreshed["species"] == CUSTOM_SPECIES and refreshed.get("custom_species"):
-        fit_wounds(refreshed)  # the species' wound boxes may have changed
-    try:
-        return validate_sheet(refreshed)
-    except InvalidSheet as refused:
-        raise InvalidEntry({PICK: f"The sheet cannot take this version: {refused}"}) from None
+def _armor_row(entry: Mapping[str, Any]) -> dict:
+    return {
+        "name": entry["name"],
+        "ar": entry["ar"],
+        "coordination": entry["coordination_penalty"],
+        "move": entry["move"],
+        "covers": [slug for slug in ALL_LOCATIONS if entry["covers"][slug]],
+    }
+
+
+def _settle(sheet: dict) -> None:
+    if sheet["species"] == CUSTOM_SPECIES and sheet.get("custom_species"):
+        fit_wounds(sheet)  # the species' wound boxes may have changed
+
+
+PICKER = Picker(
+    COMPENDIUM_KINDS,
+    picks={
+        "species": _pick_species,
+        "weapon": _pick_weapon,
+        "armor": _pick_armor,
+        "power": _pick_power,
+        "stunt": _pick_stunt,
+        "npc_template": _pick_npc_template,
+    },
+    refresh={
+        "species": rewrites(_species_row),
+        "weapon": rewrites(_weapon_row),
+        "armor": rewrites(_armor_row),
+    },
+    validate_sheet=validate_sheet,
+    settle=_settle,
+)
+pick_entry = PICKER.pick_entry
+refresh_entry = PICKER.refresh_entry
+entry_refs = PICKER.entry_refs

@@ -13,23 +13,22 @@ from rulesets.core.compendium import (
     BuiltinEntry,
     EntryBase,
     EntryKind,
-    InvalidEntry,
     NamedNumber,
+    Picker,
     TextItem,
+    apply_lines,
     choice,
-    compendium_ref,
-    find_kind,
-    find_refs,
+    copies,
     line,
     lines,
     named_number_lines,
     normal_builtins,
     number,
-    refresh_marked,
+    refuse_pick,
+    seed_entry,
     text_lines,
-    validate_entry,
 )
-from rulesets.core.edits import InvalidEdit, InvalidSheet, copy_sheet
+from rulesets.core.edits import InvalidEdit
 from rulesets.swd10.armor import ARMOR, ARMOR_NAME_LIMIT, KINDS, MAX_ARMOR_ROWS, RATING_RANGE
 from rulesets.swd10.data import (
     ABILITIES,
@@ -145,53 +144,21 @@ def builtin_entries() -> tuple[BuiltinEntry, ...]:
 
 
 # --- picking an entry onto a sheet ----------------------------------------------------------
+# A weapon or an armor (or shield) adds a row as a typed one does (its soak, class and
+# penalty computed as for any row); a seed merit is taken as the merit edit takes it; a
+# species or archetype names the sheet's species and takes the catalog merits it brings;
+# an NPC template sets attributes and abilities. A merit or flaw of the table's own is
+# refused: the sheet prices only the seed's.
 
-PICK = "pick"  # the InvalidEntry key of a refusal about the sheet, not a field of the entry
 TRAIT_KEYS = {
     **{t.label.casefold(): f"attr.{t.slug}" for t in ATTRIBUTES},
     **{t.label.casefold(): f"abil.{t.slug}" for t in ABILITIES},
 }
 
 
-def entry_refs(sheet: Mapping[str, Any]) -> list[tuple[str, str, int]]:
-    """The (kind, ref, version) of every compendium entry the sheet uses."""
-    return find_refs(sheet)
-
-
-def pick_entry(
-    sheet: Mapping[str, Any],
-    kind: str,
-    ref: str,
-    version: int,
-    data: Mapping[str, Any],
-    settings: Mapping[str, Any],
-) -> dict:
-    """Return a new sheet with the entry picked onto it, or raise InvalidEntry.
-
-    A weapon or an armor (or shield) adds a row as a typed one does (its soak, class and
-    penalty computed as for any row); a seed merit is taken as the merit edit takes it; a
-    species or archetype names the sheet's species and takes the catalog merits it brings;
-    an NPC template sets attributes and abilities. A merit or flaw of the table's own is
-    refused: the sheet prices only the seed's. Refusals about the sheet are keyed "pick".
-    """
-    chosen = find_kind(COMPENDIUM_KINDS, kind)
-    entry = validate_entry(chosen, data)
-    mark = compendium_ref(kind, ref, version)
-    picked = copy_sheet(dict(sheet))
-    try:
-        picked = _PICKS[kind](picked, entry, mark, settings)
-    except InvalidEdit as refused:
-        raise InvalidEntry({PICK: refused.message}) from None
-    return validate_sheet(picked)
-
-
-def _refuse(message: str) -> InvalidEdit:
-    return InvalidEdit(PICK, message)
-
-
 def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if len(sheet["weapons"]) >= MAX_WEAPONS:
-        raise _refuse(f"The sheet holds at most {MAX_WEAPONS} weapons.")
+        raise refuse_pick(f"The sheet holds at most {MAX_WEAPONS} weapons.")
     # The sheet has no clip column; the entry keeps it.
     sheet["weapons"].append(
         {
@@ -207,7 +174,7 @@ def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dic
 
 def _pick_armor(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if len(sheet["armor"]) >= MAX_ARMOR_ROWS:
-        raise _refuse(f"The sheet holds at most {MAX_ARMOR_ROWS} armor and shields.")
+        raise refuse_pick(f"The sheet holds at most {MAX_ARMOR_ROWS} armor and shields.")
     sheet["armor"].append(
         {
             "name": entry["name"],
@@ -233,56 +200,42 @@ def _merit_slug(name: str) -> str | None:
 
 def _pick_merit(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     slug = _merit_slug(entry["name"])
-    if slug is None or _seed_entry("merit", entry) is None:
-        raise _refuse(
+    if slug is None or seed_entry(BUILTIN, "merit", entry) is None:
+        raise refuse_pick(
             "The sheet prices only the seed's merits and flaws; a table's own is kept in the "
             "compendium for reading."
         )
     return apply_edit(sheet, "merit.add", f"{slug}|{entry['lowest']}", settings)
 
 
-def _seed_entry(kind: str, entry: Mapping[str, Any]) -> BuiltinEntry | None:
-    return next((b for b in BUILTIN if b.kind == kind and b.data == entry), None)
+def _species_merit(sheet: dict, text_: str, settings: Mapping) -> dict:
+    head, _, last = text_.rpartition(" ")
+    name, points = (head, last) if head and last.isdigit() else (text_, "")
+    slug = _merit_slug(name.strip())
+    if slug is None:
+        raise InvalidEdit("merits", f"“{name}” is not a merit of the seed.")
+    return apply_edit(sheet, "merit.add", f"{slug}|{points}", settings)
 
 
 def _pick_species(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     sheet["info"]["species"] = entry["name"]
     sheet["info"]["compendium"] = mark
-    for number_, text_ in enumerate(entry["merits"], start=1):
-        head, _, last = text_.rpartition(" ")
-        name, points = (head, last) if head and last.isdigit() else (text_, "")
-        slug = _merit_slug(name.strip())
-        if slug is None:
-            raise _refuse(f"Merits, line {number_}: “{name}” is not a merit of the seed.")
-        try:
-            sheet = apply_edit(sheet, "merit.add", f"{slug}|{points}", settings)
-        except InvalidEdit as refused:
-            raise _refuse(f"Merits, line {number_}: {refused.message}") from None
-    return sheet
+    return apply_lines(
+        sheet, entry["merits"], "Merits", lambda s, text_: _species_merit(s, text_, settings)
+    )
+
+
+def _trait(sheet: dict, item: Mapping[str, Any], settings: Mapping) -> dict:
+    key = TRAIT_KEYS.get(item["name"].casefold())
+    if key is None:
+        raise InvalidEdit("traits", f"“{item['name']}” is not a trait of the seed.")
+    return apply_edit(sheet, key, str(item["number"]), settings)
 
 
 def _pick_npc_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if sheet["stage"] != "creation":
-        raise _refuse("An NPC template fills a sheet in creation; this sheet is in play.")
-    for number_, item in enumerate(entry["traits"], start=1):
-        key = TRAIT_KEYS.get(item["name"].casefold())
-        if key is None:
-            raise _refuse(f"Traits, line {number_}: “{item['name']}” is not a trait of the seed.")
-        try:
-            sheet = apply_edit(sheet, key, str(item["number"]), settings)
-        except InvalidEdit as refused:
-            raise _refuse(f"Traits, line {number_}: {refused.message}") from None
-    return sheet
-
-
-_PICKS = {
-    "weapon": _pick_weapon,
-    "armor": _pick_armor,
-    "merit": _pick_merit,
-    "species": _pick_species,
-    "npc_template": _pick_npc_template,
-}
-assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}
+        raise refuse_pick("An NPC template fills a sheet in creation; this sheet is in play.")
+    return apply_lines(sheet, entry["traits"], "Traits", lambda s, item: _trait(s, item, settings))
 
 
 def _refresh_armor(item: dict, entry: Mapping[str, Any]) -> None:
@@ -292,37 +245,22 @@ def _refresh_armor(item: dict, entry: Mapping[str, Any]) -> None:
     item["lost"] = min(item["lost"], entry["rating"])
 
 
-_REFRESH = {
-    "weapon": lambda item, entry: item.update(
-        name=entry["name"],
-        difficulty=entry["difficulty"],
-        rate=entry["rate"],
-        damage=entry["damage"],
-    ),
-    "armor": _refresh_armor,
-    "species": lambda item, entry: item.update(species=entry["name"]),
-}
-KINDS_COPIED_ONCE = ("merit", "npc_template")
-
-
-def refresh_entry(
-    sheet: Mapping[str, Any],
-    kind: str,
-    ref: str,
-    version: int,
-    data: Mapping[str, Any],
-    settings: Mapping[str, Any],
-) -> dict:
-    """Return the sheet with every item picked from entry `ref` brought to this version of
-    it (what the GM's change would do to the sheet, before it is confirmed), or raise
-    InvalidEntry. KINDS_COPIED_ONCE were copied when picked and change nothing."""
-    chosen = find_kind(COMPENDIUM_KINDS, kind)
-    entry = validate_entry(chosen, data)
-    update = _REFRESH.get(kind)
-    refreshed = refresh_marked(
-        sheet, kind, ref, version, None if update is None else lambda item: update(item, entry)
-    )
-    try:
-        return validate_sheet(refreshed)
-    except InvalidSheet as refused:
-        raise InvalidEntry({PICK: f"The sheet cannot take this version: {refused}"}) from None
+PICKER = Picker(
+    COMPENDIUM_KINDS,
+    picks={
+        "weapon": _pick_weapon,
+        "armor": _pick_armor,
+        "merit": _pick_merit,
+        "species": _pick_species,
+        "npc_template": _pick_npc_template,
+    },
+    refresh={
+        "weapon": copies("name", "difficulty", "rate", "damage"),
+        "armor": _refresh_armor,
+        "species": lambda item, entry: item.update(species=entry["name"]),
+    },
+    validate_sheet=validate_sheet,
+)
+pick_entry = PICKER.pick_entry
+refresh_entry = PICKER.refresh_entry
+entry_refs = PICKER.entry_refs

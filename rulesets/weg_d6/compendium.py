@@ -15,28 +15,24 @@ from rulesets.core.compendium import (
     EntryBase,
     EntryKind,
     EntryPart,
-    InvalidEntry,
     NamedCode,
+    Picker,
     TextItem,
     builtin,
     checkbox,
     choice,
     code,
-    compendium_ref,
-    find_kind,
-    find_refs,
     group,
     line,
     lines,
     named_code_lines,
     normal_builtins,
     number,
-    refresh_marked,
+    refuse_pick,
+    rewrites,
     text_lines,
-    validate_entry,
 )
 from rulesets.core.diecode import DieCode
-from rulesets.core.edits import InvalidEdit, InvalidSheet, copy_sheet
 from rulesets.core.rows import Stage
 from rulesets.weg_d6.data import (
     ATTRIBUTES,
@@ -344,60 +340,20 @@ def builtin_entries() -> tuple[BuiltinEntry, ...]:
 
 
 # --- picking an entry onto a sheet ----------------------------------------------------------
-
-PICK = "pick"  # the InvalidEntry key of a refusal about the sheet, not a field of the entry
-
-
-def entry_refs(sheet: Mapping[str, Any]) -> list[tuple[str, str, int]]:
-    """The (kind, ref, version) of every compendium entry the sheet uses."""
-    return find_refs(sheet)
+# The sheet keeps a snapshot of what it needs and, on the picked item, where it came from: a
+# species becomes the sheet's own species (its limits copied), a template fills a sheet in
+# creation, a skill or a specialization joins the sheet's list, a weapon adds a row, armor
+# and equipment add a line to the equipment, a Force power is learned as the sheet's own
+# (the power rules apply), an NPC template fills an NPC.
 
 
-def pick_entry(
-    sheet: Mapping[str, Any],
-    kind: str,
-    ref: str,
-    version: int,
-    data: Mapping[str, Any],
-    settings: Mapping[str, Any],
-) -> dict:
-    """Return a new sheet with the entry picked onto it, or raise InvalidEntry.
-
-    The sheet keeps a snapshot of what it needs and, on the picked item, where it came
-    from ({"kind", "ref", "version"}): a species becomes the sheet's own species (its
-    limits copied), a template fills a sheet in creation, a skill or a specialization
-    joins the sheet's list, a weapon adds a row, armor and equipment add a line to the
-    equipment, a Force power is learned as the sheet's own (the power rules apply), an
-    NPC template fills an NPC. Refusals about the sheet are keyed "pick".
-    """
-    chosen = find_kind(COMPENDIUM_KINDS, kind)
-    entry = validate_entry(chosen, data)
-    mark = compendium_ref(kind, ref, version)
-    picked = copy_sheet(dict(sheet))
-    try:
-        _PICKS[kind](picked, entry, mark, settings)
-    except InvalidEdit as refused:
-        raise InvalidEntry({PICK: refused.message}) from None
-    return validate_sheet(picked)
-
-
-def _refuse(message: str) -> InvalidEdit:
-    return InvalidEdit(PICK, message)
-
-
-def _pick_species(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+def _pick_species(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     # The sheet's own species: the existing custom-species checks bound its attributes.
     sheet["species"] = CUSTOM_SPECIES
-    sheet["custom_species"] = {
-        "name": entry["name"][:NAME_LIMIT],
-        "minimum": dict(entry["minimum"]),
-        "maximum": dict(entry["maximum"]),
-        "move": entry["move"],
-        "move_max": entry["move_max"],
-        "compendium": mark,
-    }
+    sheet["custom_species"] = _species_row(entry) | {"compendium": mark}
     if sheet["stage"] == Stage.CREATION:
         sheet["move"] = entry["move"]
+    return sheet
 
 
 def _skill_slug(sheet: Mapping[str, Any], name: str) -> str | None:
@@ -428,7 +384,7 @@ def _skill_codes(
         base = sheet["attributes"][info.attribute] if info is not None else 0
         codes[slug] = min(MAX_CODE_PIPS, base + item["code"] if above_attribute else item["code"])
     if faults:
-        raise _refuse(f"{field}: " + "; ".join(faults[:3]) + " (add it as a skill first).")
+        raise refuse_pick(f"{field}: " + "; ".join(faults[:3]) + " (add it as a skill first).")
     return codes
 
 
@@ -436,10 +392,10 @@ def _add_lines(sheet: dict, lines_: list[str], marks: list[dict]) -> None:
     gear = sheet["gear"]
     text_ = "\n".join(part for part in (gear["equipment"].rstrip(), *lines_) if part)
     if len(text_) > EQUIPMENT_TEXT_LIMIT:
-        raise _refuse(f"The equipment would pass its {EQUIPMENT_TEXT_LIMIT} characters.")
+        raise refuse_pick(f"The equipment would pass its {EQUIPMENT_TEXT_LIMIT} characters.")
     refs = [*gear.get("compendium", []), *marks]
     if len(refs) > MAX_EQUIPMENT:
-        raise _refuse(f"A sheet records at most {MAX_EQUIPMENT} picked pieces of equipment.")
+        raise refuse_pick(f"A sheet records at most {MAX_EQUIPMENT} picked pieces of equipment.")
     gear["equipment"] = text_
     gear["compendium"] = refs
 
@@ -447,9 +403,9 @@ def _add_lines(sheet: dict, lines_: list[str], marks: list[dict]) -> None:
 def _fill(sheet: dict, entry: dict, *, above_attribute: bool) -> None:
     """Attributes, skills and equipment of a template (the sheet's creation choices)."""
     if sheet["stage"] != Stage.CREATION:
-        raise _refuse("A template fills a sheet in creation; this sheet is in play.")
+        raise refuse_pick("A template fills a sheet in creation; this sheet is in play.")
     if sheet["kind"] == "droid":
-        raise _refuse("A droid is built from building dice, not from a template.")
+        raise refuse_pick("A droid is built from building dice, not from a template.")
     sheet["attributes"] = dict(entry["attributes"])
     sheet["alien_template"] = None
     sheet["skills"] = _skill_codes(
@@ -460,7 +416,7 @@ def _fill(sheet: dict, entry: dict, *, above_attribute: bool) -> None:
     _add_lines(sheet, entry["equipment"], [])
 
 
-def _pick_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+def _pick_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     _fill(sheet, entry, above_attribute=True)
     force = sheet["force"]
     for slug in _FORCE_SKILL_SLUGS:
@@ -473,9 +429,10 @@ def _pick_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> N
     if background and not info["description"]:
         info["description"] = background[:SHEET_DESCRIPTION_LIMIT]
     info["compendium"] = mark
+    return sheet
 
 
-def _pick_npc_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+def _pick_npc_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     sheet["role"] = "npc"
     _fill(sheet, entry, above_attribute=False)
     sheet["move"] = entry["move"]
@@ -483,21 +440,22 @@ def _pick_npc_template(sheet: dict, entry: dict, mark: dict, settings: Mapping) 
     sheet["points"]["force"] = entry["force_points"]
     sheet["info"]["template"] = entry["name"][:NAME_LIMIT]
     sheet["info"]["compendium"] = mark
+    return sheet
 
 
-def _pick_skill(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+def _pick_skill(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     name = entry["name"]
     if entry["specialization_of"]:
         if sheet["edition"] != EDITION_RE:
-            raise _refuse("1st edition has no specializations.")
+            raise refuse_pick("1st edition has no specializations.")
         parent = _skill_slug(sheet, entry["specialization_of"])
         if parent is None:
-            raise _refuse(f"“{entry['specialization_of']}” is not a skill of this sheet.")
+            raise refuse_pick(f"“{entry['specialization_of']}” is not a skill of this sheet.")
         slug = slugify(f"{parent} {name}")
         if slug in sheet["specializations"]:
-            raise _refuse(f"{name} is already a specialization of that skill.")
+            raise refuse_pick(f"{name} is already a specialization of that skill.")
         if len(sheet["specializations"]) >= MAX_SPECIALIZATIONS:
-            raise _refuse(f"A sheet keeps at most {MAX_SPECIALIZATIONS} specializations.")
+            raise refuse_pick(f"A sheet keeps at most {MAX_SPECIALIZATIONS} specializations.")
         # A specialization starts where its skill stands (002:37).
         sheet["specializations"][slug] = {
             "name": name,
@@ -505,19 +463,19 @@ def _pick_skill(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None
             "pips": skill_code(sheet, parent),
             "compendium": mark,
         }
-        return
+        return sheet
     slug = slugify(name)
     if not slug or skill_info(sheet, slug) is not None:
-        raise _refuse(f"{name} is already on this sheet's list of skills.")
+        raise refuse_pick(f"{name} is already on this sheet's list of skills.")
     if len(sheet["custom_skills"]) >= MAX_CUSTOM_SKILLS:
-        raise _refuse(f"A sheet keeps at most {MAX_CUSTOM_SKILLS} custom skills.")
+        raise refuse_pick(f"A sheet keeps at most {MAX_CUSTOM_SKILLS} custom skills.")
     if entry["advanced"] and sheet["edition"] == EDITION_1E:
-        raise _refuse("1st edition has no advanced skills.")
+        raise refuse_pick("1st edition has no advanced skills.")
     prerequisite = None
     if entry["advanced"] and entry["prerequisite"]:
         prerequisite = _skill_slug(sheet, entry["prerequisite"])
         if prerequisite is None:
-            raise _refuse(f"“{entry['prerequisite']}” is not a skill of this sheet to rest on.")
+            raise refuse_pick(f"“{entry['prerequisite']}” is not a skill of this sheet to rest on.")
     sheet["custom_skills"][slug] = {
         "name": name,
         "attribute": entry["attribute"],
@@ -525,16 +483,18 @@ def _pick_skill(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None
         "prerequisite": prerequisite,
         "compendium": mark,
     }
+    return sheet
 
 
 def _range_text(ranges: Mapping[str, int | None]) -> str:
     return "/".join(str(ranges[band]) for band in ("short", "medium", "long") if ranges[band])
 
 
-def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if len(sheet["weapons"]) >= MAX_WEAPONS:
-        raise _refuse(f"A sheet lists at most {MAX_WEAPONS} weapons.")
+        raise refuse_pick(f"A sheet lists at most {MAX_WEAPONS} weapons.")
     sheet["weapons"].append(_weapon_row(entry) | {"compendium": mark})
+    return sheet
 
 
 def _armor_line(entry: dict) -> str:
@@ -550,45 +510,33 @@ def _armor_line(entry: dict) -> str:
     return f"{entry['name']} (armor: {', '.join(parts) or 'no bonus'})"
 
 
-def _pick_armor(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+def _pick_armor(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     _add_lines(sheet, [_armor_line(entry)], [mark])
+    return sheet
 
 
-def _pick_equipment(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+def _pick_equipment(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     _add_lines(sheet, [entry["name"]], [mark])
+    return sheet
 
 
-def _pick_force_power(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> None:
+def _pick_force_power(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     slug = slugify(entry["name"])
     if slug in POWER_BY_SLUG:
         # The seeds' own power: learned as the catalog's, nothing of the sheet's own.
-        sheet.update(apply_edit(sheet, "power.add", slug, settings))
-        return
+        return apply_edit(sheet, "power.add", slug, settings)
     force = sheet["force"]
     if slug in force["custom_powers"]:
-        raise _refuse(f"{entry['name']} is already one of this sheet's powers.")
+        raise refuse_pick(f"{entry['name']} is already one of this sheet's powers.")
     if len(force["custom_powers"]) >= MAX_CUSTOM_POWERS:
-        raise _refuse(f"A sheet keeps at most {MAX_CUSTOM_POWERS} custom powers.")
+        raise refuse_pick(f"A sheet keeps at most {MAX_CUSTOM_POWERS} custom powers.")
     force["custom_powers"][slug] = {
         "name": entry["name"],
         "skills": [s for s in _FORCE_SKILL_SLUGS if entry["skills"][s]],
         "compendium": mark,
     }
     # Learned as a typed power is: its Force skills and the power total apply.
-    sheet.update(apply_edit(sheet, "power.add", slug, settings))
-
-
-_PICKS = {
-    "species": _pick_species,
-    "template": _pick_template,
-    "skill": _pick_skill,
-    "weapon": _pick_weapon,
-    "armor": _pick_armor,
-    "equipment": _pick_equipment,
-    "force_power": _pick_force_power,
-    "npc_template": _pick_npc_template,
-}
-assert set(_PICKS) == {kind.key for kind in COMPENDIUM_KINDS}
+    return apply_edit(sheet, "power.add", slug, settings)
 
 
 def _weapon_row(entry: Mapping[str, Any]) -> dict:
@@ -602,14 +550,14 @@ def _weapon_row(entry: Mapping[str, Any]) -> dict:
     }
 
 
-def _refresh_species(item: dict, entry: Mapping[str, Any]) -> None:
-    item.update(
-        name=entry["name"][:NAME_LIMIT],
-        minimum=dict(entry["minimum"]),
-        maximum=dict(entry["maximum"]),
-        move=entry["move"],
-        move_max=entry["move_max"],
-    )
+def _species_row(entry: Mapping[str, Any]) -> dict:
+    return {
+        "name": entry["name"][:NAME_LIMIT],
+        "minimum": dict(entry["minimum"]),
+        "maximum": dict(entry["maximum"]),
+        "move": entry["move"],
+        "move_max": entry["move_max"],
+    }
 
 
 def _refresh_skill(item: dict, entry: Mapping[str, Any]) -> None:
@@ -622,33 +570,27 @@ def _refresh_power(item: dict, entry: Mapping[str, Any]) -> None:
     item.update(name=entry["name"], skills=[s for s in _FORCE_SKILL_SLUGS if entry["skills"][s]])
 
 
-_REFRESH = {
-    "species": _refresh_species,
-    "weapon": lambda item, entry: item.update(_weapon_row(entry)),
-    "skill": _refresh_skill,
-    "force_power": _refresh_power,
-}
-KINDS_COPIED_ONCE = ("template", "npc_template", "armor", "equipment")
-
-
-def refresh_entry(
-    sheet: Mapping[str, Any],
-    kind: str,
-    ref: str,
-    version: int,
-    data: Mapping[str, Any],
-    settings: Mapping[str, Any],
-) -> dict:
-    """Return the sheet with every item picked from entry `ref` brought to this version of
-    it (what the GM's change would do to the sheet, before it is confirmed), or raise
-    InvalidEntry. KINDS_COPIED_ONCE were copied when picked and change nothing."""
-    chosen = find_kind(COMPENDIUM_KINDS, kind)
-    entry = validate_entry(chosen, data)
-    update = _REFRESH.get(kind)
-    refreshed = refresh_marked(
-        sheet, kind, ref, version, None if update is None else lambda item: update(item, entry)
-    )
-    try:
-        return validate_sheet(refreshed)
-    except InvalidSheet as refused:
-        raise InvalidEntry({PICK: f"The sheet cannot take this version: {refused}"}) from None
+PICKER = Picker(
+    COMPENDIUM_KINDS,
+    picks={
+        "species": _pick_species,
+        "template": _pick_template,
+        "skill": _pick_skill,
+        "weapon": _pick_weapon,
+        "armor": _pick_armor,
+        "equipment": _pick_equipment,
+        "force_power": _pick_force_power,
+        "npc_template": _pick_npc_template,
+    },
+    # A template's fill, armor and equipment lines are copied once.
+    refresh={
+        "species": rewrites(_species_row),
+        "weapon": rewrites(_weapon_row),
+        "skill": _refresh_skill,
+        "force_power": _refresh_power,
+    },
+    validate_sheet=validate_sheet,
+)
+pick_entry = PICKER.pick_entry
+refresh_entry = PICKER.refresh_entry
+entry_refs = PICKER.entry_refs
