@@ -487,7 +487,9 @@ def _upload(request: HttpRequest) -> bytes:
 def compendium_adopt(request: HttpRequest, pk: int) -> HttpResponse:
     """A GM copies into the table's book what a sheet brought to the table picked from its
     owner's own book: the entries, each at the version the sheet took, then the confirm."""
-    character, _access = character_for(request.user, pk, Need.EDIT)
+    # Need.GM, the answer the sheet's link is drawn by (`access.gm`): the table's GMs are
+    # those who change its book.
+    character, _access = character_for(request.user, pk, Need.GM)
     book = Book.of_sheet(character)
     if book.is_personal or not book_access(request.user, book).change:
         raise PermissionDenied("Only a GM of the sheet's table copies entries into its book.")

@@ -113,3 +113,18 @@ def test_only_a_gm_of_the_table_copies_and_a_stale_look_copies_nothing(
     assert stale.status_code == 400 and "changed meanwhile" in stale.content.decode()
     assert not weg_book.entries().exists()
     assert own_tessa.sheet == type(own_tessa).objects.get(pk=own_tessa.pk).sheet
+
+
+def test_the_copy_link_is_drawn_only_for_whom_the_copy_is_allowed(
+    client, gm, player, weg_table, own_tessa
+):
+    character_bring(user=player, campaign_id=weg_table.pk, character_id=own_tessa.pk)
+    adopt = reverse("compendium_adopt", args=[own_tessa.pk])
+    sheet = reverse("character_sheet", args=[own_tessa.pk])
+    # The owner is told a GM may copy them, with no link that would answer 403.
+    owners = section(client.get(sheet).content.decode())
+    assert "copy these entries into the table" in owners and adopt not in owners
+    assert client.get(adopt).status_code == 403
+    client.force_login(gm)
+    assert f'href="{adopt}"' in section(client.get(sheet).content.decode())
+    assert client.get(adopt).status_code == 200
