@@ -348,6 +348,13 @@ class EntryKind:
     schema: type[EntryBase]
 
 
+# What a built-in entry says of its source where no seed prints it (a value the digest
+# proposes, a well-known core-book number): said plainly to players, never an internal
+# marker such as "OUTSIDE" or "digest §3 proposal".
+DATAPAD_DEFAULT = "Datapad's default (no rule extract prints it)"
+SEED_LINE = re.compile(r"[0-9]{3}:L?[0-9]+(?:-L?[0-9]+)?")
+
+
 @dataclass(frozen=True)
 class BuiltinEntry:
     """One entry of the seeds' own catalogs, read-only."""
@@ -355,7 +362,19 @@ class BuiltinEntry:
     kind: str
     slug: str  # stable, unique per kind within a system
     data: dict  # valid against the kind's schema
-    source: str  # the seed line, e.g. "003:L1234"
+    source: str  # the seed line, e.g. "003:L1234", or DATAPAD_DEFAULT
+
+    @property
+    def seed_line(self) -> bool:
+        """Whether `source` is a line of a seed (else it is Datapad's default)."""
+        return SEED_LINE.fullmatch(self.source) is not None
+
+
+def shown_source(source: str) -> str:
+    """A catalog row's source as a player reads it: its seed line ("003:131", the first
+    word of a longer note), or DATAPAD_DEFAULT where it names none."""
+    first = source.split(" ")[0] if source else ""
+    return first if SEED_LINE.fullmatch(first) else DATAPAD_DEFAULT
 
 
 class CompendiumRef(SheetModel):
@@ -814,14 +833,15 @@ def builtin(kind: str, name: str, source: str, /, **fields: Any) -> BuiltinEntry
 def normal_builtins(
     kinds: Sequence[EntryKind], entries: Sequence[BuiltinEntry]
 ) -> tuple[BuiltinEntry, ...]:
-    """The built-in entries with their data in normal form (defaults filled in), checked
-    once when the system loads: a catalog row that is no valid entry fails loudly."""
+    """The built-in entries with their data in normal form (defaults filled in) and their
+    source as a player reads it (`shown_source`), checked once when the system loads: a
+    catalog row that is no valid entry fails loudly."""
     return tuple(
         BuiltinEntry(
             kind=entry.kind,
             slug=entry.slug,
             data=validate_entry(find_kind(kinds, entry.kind), entry.data),
-            source=entry.source,
+            source=shown_source(entry.source),
         )
         for entry in entries
     )

@@ -248,7 +248,7 @@ _CATALOG: tuple[BuiltinEntry, ...] = (
         builtin(
             "species",
             s.label,
-            s.source.split(" ")[0],
+            s.source,
             minimum=dict(s.minimum),
             maximum=dict(s.maximum),
             move=s.move,

@@ -250,3 +250,13 @@ def test_an_entry_page_shows_its_fields_without_repeating_its_name(client, gm, r
     page = client.get(reverse("compendium_entry", args=[repeater.pk])).content.decode()
     assert "<dt>Damage</dt><dd>4</dd>" in page
     assert "<dt>Name</dt>" not in page
+
+
+def test_a_rulebook_entry_no_seed_prints_says_it_is_datapads_default(client, gm, weg_book):
+    client.force_login(gm)
+    page = client.get(
+        reverse("compendium_builtin", args=[weg_book.key, "species", "human"])
+    ).content.decode()
+    assert "Datapad&#x27;s default" in page and "OUTSIDE" not in page
+    listing = client.get(reverse("compendium_browse", args=[weg_book.key]), {"q": "human"})
+    assert "OUTSIDE" not in listing.content.decode()

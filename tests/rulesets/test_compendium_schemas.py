@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from rulesets.core import resolve_settings
 from rulesets.core.compendium import (
+    DATAPAD_DEFAULT,
     Input,
     InvalidEntry,
     blank_form,
@@ -21,6 +22,7 @@ from rulesets.core.compendium import (
     entry_json_schema,
     entry_to_form,
     form_fields,
+    shown_source,
     validate_entry,
 )
 from rulesets.registry import SYSTEMS, get_ruleset
@@ -162,7 +164,33 @@ def test_every_builtin_entry_validates_and_names_its_seed_line(key):
     assert entries
     for entry in entries:
         assert validate_entry(kinds[entry.kind], entry.data) == entry.data
-        assert entry.source and entry.slug
+        assert entry.slug
+        # A player reads a seed line, or plainly that the value is Datapad's own.
+        assert entry.seed_line or entry.source == DATAPAD_DEFAULT, entry.source
+
+
+@pytest.mark.parametrize(
+    "source, shown",
+    [
+        ("003:131", "003:131"),
+        ("001:L796 (Bothan)", "001:L796"),
+        ("003:2705-2706", "003:2705-2706"),
+        ("OUTSIDE (2E core: 2D-4D, Move 10 max 12; digest §3)", DATAPAD_DEFAULT),
+        ("digest §3 proposal", DATAPAD_DEFAULT),
+        ("", DATAPAD_DEFAULT),
+    ],
+)
+def test_a_builtin_source_is_its_seed_line_or_datapads_default(source, shown):
+    assert shown_source(source) == shown
+
+
+def test_the_weg_human_says_it_is_datapads_default_not_an_internal_marker():
+    (human,) = [
+        b
+        for b in get_ruleset("weg_d6").builtin_entries()
+        if (b.kind, b.slug) == ("species", "human")
+    ]
+    assert human.source == DATAPAD_DEFAULT and not human.seed_line
 
 
 SYSTEM_KINDS = [
