@@ -169,6 +169,7 @@ def character_apply_edits(
     edits: Mapping[str, str],
     expected_version: int,
     on_locked: Callable[[Character], None] | None = None,
+    ruled: frozenset[str] = frozenset(),
 ) -> Character:
     """Apply several trait edits atomically, or none of them.
 
@@ -178,6 +179,8 @@ def character_apply_edits(
     carries a message per refused trait, including a trait this user may not set;
     Http404 or PermissionDenied come from the permission selector. `on_locked` sees the
     character as locked, before any change: the edit response compares against it.
+    `ruled` are traits a rule sets as the outcome of a roll whoever may roll the sheet (a
+    SWd10 Path roll's lost grade, 000:L124-126): no setter check, every other check made.
     """
     with transaction.atomic():
         character, access = character_for(user, character_id, Need.EDIT, for_update=True)
@@ -218,7 +221,7 @@ def character_apply_edits(
         stage_before = character.sheet.get(STAGE_TRAIT)
         picks: list[str] = []
         for trait, raw in ordered:
-            refusal = trait_refusal(access, character, trait, reserved)
+            refusal = "" if trait in ruled else trait_refusal(access, character, trait, reserved)
             if trait == STAGE_TRAIT and may_award(access, character):
                 # The GM's decision at a table: send a sheet back to creation (or on).
                 refusal = ""
