@@ -16,12 +16,17 @@ from rulesets.swd10.compendium import (
 )
 from rulesets.swd10.dice import (
     DICE_READINGS,
+    PATH_TRAITS,
     ROLL_SPENDS,
+    at_round,
     odds,
+    power_soak,
+    power_soak_offer,
     roll,
     roll_edits,
     roll_options,
     rollables,
+    round_state,
 )
 from rulesets.swd10.edits import apply_edit
 from rulesets.swd10.rules import (
@@ -46,6 +51,9 @@ from rulesets.swd10.sheet import (
 )
 
 KEY = "swd10"
+# Traits a roll's outcome writes whoever rolls (sheets/rolls): a Path roll failed or botched
+# loses its grades (000:L124-126), at a table too, where only the GM sets them by hand.
+ROLL_RULED: frozenset[str] = frozenset(PATH_TRAITS.values())
 GM_EDITS: tuple[str, ...] = ()
 # Health levels a hit leaves after soak (000:L183-L189): the player marks their own, and the
 # table's GM, who applies the damage in a fight, any sheet at the table (the scene tracker's
@@ -58,6 +66,7 @@ __all__ = [
     "GM_EDITS",
     "KEY",
     "MIGRATIONS",
+    "ROLL_RULED",
     "ROLL_SPENDS",
     "SCHEMA",
     "SCHEMA_VERSION",
@@ -65,6 +74,7 @@ __all__ = [
     "TABLE_EDITS",
     "advance_cost",
     "apply_edit",
+    "at_round",
     "blank_sheet",
     "builtin_entries",
     "check",
@@ -75,11 +85,14 @@ __all__ = [
     "odds",
     "owned_merits",
     "pick_entry",
+    "power_soak",
+    "power_soak_offer",
     "refresh_entry",
     "roll",
     "roll_edits",
     "roll_options",
     "rollables",
+    "round_state",
     "status",
     "trait_label",
     "trait_rows",

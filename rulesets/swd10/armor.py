@@ -84,6 +84,38 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 
+# L1374: armor converted from Saga Edition takes its Dexterity penalty from its maximum
+# Dexterity bonus instead of its class: 5 less that bonus, never below 1.
+SWSE_PENALTY_BASE = 5
+SWSE_LEAST_PENALTY = 1
+SWSE_MAX_DEX_BONUS = 5  # a bonus of 4 or more leaves the least penalty
+CLASS_PENALTY = "class"
+
+
+def swse_penalty(max_dex_bonus: int) -> int:
+    """L1374: a converted armor's penalty on Dexterity-based actions, 5 − its maximum
+    Dexterity bonus, at least 1."""
+    return max(SWSE_PENALTY_BASE - max_dex_bonus, SWSE_LEAST_PENALTY)
+
+
+def penalty_relief(rating: int, merits: Set[str], proficient: Set[str]) -> int:
+    """The dice the armor merits take off the worn armor's penalty (L741, L747, L793)."""
+    entry = armor_class(rating)
+    if entry is None:
+        return 0
+    return (entry.key in proficient) + sum(1 for merit, _s in PENALTY_MERITS if merit in merits)
+
+
+def penalty_choices(class_penalty: int, relief: int) -> tuple[tuple[str, str], ...]:
+    """The roll option's choices for the worn armor's penalty: by its class (L741), or
+    converted from Saga Edition by its maximum Dexterity bonus (L1374), merits applied."""
+    found = [(CLASS_PENALTY, f"by its class: −{class_penalty} dice")]
+    for bonus in range(SWSE_MAX_DEX_BONUS):
+        dice = max(swse_penalty(bonus) - relief, 0)
+        found.append((str(bonus), f"converted from SWSE, max Dex bonus +{bonus}: −{dice} dice"))
+    return tuple(found)
+
+
 def armor_class(rating: int) -> ArmorClass | None:
     """The class of armor with this rating (L741), or None outside the table."""
     for entry in ARMOR_CLASS_TABLE:
@@ -100,9 +132,7 @@ def armor_penalty(rating: int, merits: Set[str], proficient: Set[str]) -> int:
     entry = armor_class(rating)
     if entry is None:
         return 0
-    penalty = entry.penalty - (entry.key in proficient)
-    penalty -= sum(1 for merit, _source in PENALTY_MERITS if merit in merits)
-    return max(penalty, 0)
+    return max(entry.penalty - penalty_relief(rating, merits, proficient), 0)
 
 
 def armor_soak(rating: int, lost: int, merits: Set[str], proficient: Set[str]) -> int:

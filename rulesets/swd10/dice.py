@@ -21,8 +21,8 @@ count below the number asked for, so the chance of success never depends on it.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -54,6 +54,7 @@ WOUNDS_ON_SOAK = "dice_wounds_on_soak"
 BOTCH = "dice_botch"
 SPECIALTY = "dice_specialty"
 ABOVE_TEN = "dice_difficulty_above_ten"
+DESTINY_DICE = "dice_destiny_successes"
 
 DICE_SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -113,6 +114,21 @@ DICE_SETTINGS += (
         choices=((False, "no"), (True, "yes, like any other pool")),
     ),
 )
+DICE_SETTINGS += (
+    Setting(
+        key=DESTINY_DICE,
+        label="A Destiny point's successes and the dice",
+        default="after_roll",
+        source="L83 adds them after the combat roll, so no 1 cancels them; whether a botch "
+        "still stands is not said (digest §10, 18)",
+        help="How the three successes a Destiny point buys meet the 1s rolled.",
+        choices=(
+            ("after_roll", "added after the dice: no 1 cancels them, and the roll cannot botch"),
+            ("botch_stands", "added after the dice, but a botch stays a botch"),
+            ("with_dice", "counted with the dice: each 1 cancels one of them as well"),
+        ),
+    ),
+)
 DICE_READINGS: tuple[str, ...] = tuple(setting.key for setting in DICE_SETTINGS)
 
 # The attribute an ability rolls with when the player does not choose: the pairs the seed
@@ -159,15 +175,21 @@ SOAK_AND_DAMAGE = frozenset({"soak", "damage"})
 
 def _sheet_facts(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
     # Imported here: rules imports this module's settings for SETTINGS.
-    from rulesets.swd10.rules import derived
+    from rulesets.swd10.rules import derived, owned_merits
 
     values = derived(sheet, settings)
+    merits = owned_merits(sheet)
     return {
         "wound_penalty": -values["wound_penalty"],
         "incapacitated": values["incapacitated"],
         "willpower_current": sheet["willpower_current"],
         "destiny_points": sheet["info"]["destiny_points"],
         "power_current": sheet["power_current"],
+        "power": sheet["power"],  # L100: current Power never past it
+        # The merits that change what a battle's success gains (L609, L629).
+        "power_merits": tuple(
+            sorted(m for m in merits if m in {spends.STRONG_IN_THE_FORCE, spends.POWER_RECOVERY})
+        ),
     }
 
 
@@ -204,6 +226,21 @@ def _armor_penalty(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tup
     return (penalty, reach) if reach != "none" else (0, reach)
 
 
+def _armor_facts(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, int]:
+    """The worn armor's rating and the dice its merits take off a penalty (L741-793): a
+    roll offers the penalty converted from Saga Edition (L1374) from them."""
+    from rulesets.swd10.rules import SETTINGS, derived, trait_view
+
+    resolved = resolve_settings(SETTINGS, settings)
+    worn = derived(sheet, resolved)["armor_worn"]
+    if worn is None or resolved[armor.ARMOR_PENALTY_ROLLS] == "none":
+        return {"armor_rating": 0, "armor_relief": 0}
+    view = trait_view(sheet)
+    proficient = armor.proficiencies(view.merit_choices)
+    relief = armor.penalty_relief(worn.rating, set(view.merits), proficient)
+    return {"armor_rating": worn.rating, "armor_relief": relief}
+
+
 def _rollable(key, label, dice, kind, group, source, common, **facts) -> Rollable:
     merged = {"kind": kind, **common, **facts}
     return Rollable(key, label, dice, tuple(sorted(merged.items())), group, source)
@@ -218,6 +255,7 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
     common = _sheet_facts(sheet, settings)
     attributes = sheet["attributes"]
     penalty, reach = _armor_penalty(sheet, settings)
+    worn = _armor_facts(sheet, settings)
     combat = resolve_settings(SETTINGS, settings)[spends.DESTINY_COMBAT_ROLLS]
     found: list[Rollable] = []
     for trait in ATTRIBUTES:
@@ -231,6 +269,8 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
                 trait.source,
                 common,
                 armor_penalty=penalty if trait.slug == "dexterity" else 0,
+                armor_reach=trait.slug == "dexterity",
+                **worn,
                 destiny_uses=_destiny_uses("attribute", trait.slug, combat),
             )
         )
@@ -258,6 +298,8 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
                 else DEFAULT_DIFFICULTY,
                 # Taken off only when Dexterity is the attribute rolled (L741).
                 armor_penalty=penalty,
+                armor_reach=True,
+                **worn,
                 aim_table=AIM_TABLE.get(trait.slug, ""),
                 destiny_uses=_destiny_uses("ability", trait.slug, combat),
             )
@@ -281,6 +323,8 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
                 armor_penalty=penalty
                 if better == "dexterity" and reach == "dexterity_pools"
                 else 0,
+                armor_reach=better == "dexterity" and reach == "dexterity_pools",
+                **worn,
                 aim_table=aiming.RANGED,
                 destiny_uses=_destiny_uses("force", knowledge.slug, combat),
             )
@@ -297,6 +341,8 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
             common,
             default_difficulty=INITIATIVE_DIFFICULTY,
             armor_penalty=penalty if reach == "dexterity_pools" else 0,
+            armor_reach=reach == "dexterity_pools",
+            **worn,
             destiny_uses=_destiny_uses("initiative", "", combat),
         )
     )
@@ -391,6 +437,15 @@ def _soak_rollables(
             )
         )
     return found
+
+
+def at_round(rollable: Rollable, state: spends.RoundState | None) -> Rollable:
+    """The rollable as rolled in a scene's round (the web layer knows the scenes): the
+    Destiny point's once-a-round limit (L81) and a battle's Power (L100) read it."""
+    if state is None:
+        return rollable
+    facts = tuple(sorted((*((k, v) for k, v in rollable.facts if k != "round"), ("round", state))))
+    return replace(rollable, facts=facts)
 
 
 # --- the options a player sets --------------------------------------------------------------
@@ -510,6 +565,19 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
                 source="L204",
             )
         )
+        options.append(
+            RollOption(
+                "evasions",
+                "Evasions made earlier this round",
+                "number",
+                0,
+                minimum=0,
+                maximum=spends.MAX_EVASIONS,
+                source="L206",
+                help="An evasion needs no declaring, but takes a die off every action after it.",
+            )
+        )
+    options.extend(_armor_options(rollable))
     if kind == "soak":
         options.extend(_soak_options(rollable))
     options.append(
@@ -547,7 +615,61 @@ def roll_options(rollable: Rollable, settings: Mapping[str, Any]) -> tuple[RollO
                 )
             )
     options.extend(_spend_options(rollable))
+    options.extend(_battle_options(rollable))
     return tuple(options)
+
+
+def _armor_options(rollable: Rollable) -> list[RollOption]:
+    """The worn armor's penalty by its class (L741), or as converted from Saga Edition
+    (L1374), on the rolls the armor penalty reaches."""
+    if not rollable.fact("armor_rating", 0) or not rollable.fact("armor_reach", False):
+        return []
+    return [
+        RollOption(
+            "armor_swse",
+            "Worn armor's penalty",
+            "choice",
+            armor.CLASS_PENALTY,
+            choices=armor.penalty_choices(
+                rollable.fact("armor_penalty", 0), rollable.fact("armor_relief", 0)
+            ),
+            source="L741, L1374",
+            help="Armor converted from Saga Edition takes 5 − its maximum Dexterity bonus "
+            "(at least 1) instead of its class's dice; the armor merits still ease it. "
+            + ("Only with Dexterity rolled." if rollable.fact("kind") == "ability" else ""),
+        )
+    ]
+
+
+def _battle_options(rollable: Rollable) -> list[RollOption]:
+    """Whether the roll is made in a battle, whose success fills current Power (L100)."""
+    kind = rollable.fact("kind")
+    if rollable.fact("power", 0) < 1 or kind in spends.NO_POWER_GAIN:
+        return []  # a commoner has no current Power (L96-100)
+    state = rollable.fact("round")
+    merits = rollable.fact("power_merits", ())
+    extra = []
+    if kind == "force" and spends.STRONG_IN_THE_FORCE in merits:
+        extra.append("+2 with Strong in the Force (L629)")
+    if kind == "initiative" and spends.POWER_RECOVERY in merits:
+        extra.append("Power Recovery adds 2 whatever the dice (L609)")
+    where = (
+        f"In round {state.round} of {state.scene}: ticked."
+        if state is not None
+        else "Tick it for a fight, or a hard contested roll the Storyteller counts."
+    )
+    return [
+        RollOption(
+            "battle",
+            "A battle roll: a success adds current Power",
+            "flag",
+            state is not None,
+            source="L100",
+            help=" ".join(
+                ["One point on a success, never past Power.", *(s + "." for s in extra), where]
+            ),
+        )
+    ]
 
 
 def _soak_options(rollable: Rollable) -> list[RollOption]:
@@ -612,9 +734,8 @@ def _spend_options(rollable: Rollable) -> list[RollOption]:
                     f"Spend a Destiny point: {spend.label}",
                     "flag",
                     False,
-                    source=spend.source,
-                    help="One a round, for one of its uses."
-                    + (" No 1 cancels its successes." if spend.successes else ""),
+                    source=f"L81, {spend.source}",
+                    help=spends.destiny_help(rollable.fact("round")),
                 )
             )
     power = rollable.fact("power_current", 0)
@@ -646,20 +767,6 @@ def _spend_options(rollable: Rollable) -> list[RollOption]:
                 help="One die less of the penalty a point, for the round.",
             )
         )
-    if kind == "soak" and rollable.fact("soaks") == "stamina":
-        found.append(
-            RollOption(
-                "power_soak",
-                "Spend current Power: levels soaked after Stamina",
-                "number",
-                0,
-                minimum=0,
-                maximum=power,
-                source="L106",
-                help="One level a point. The seed spends it once Stamina's result is known; "
-                "here it is named with the roll.",
-            )
-        )
     return found
 
 
@@ -678,9 +785,9 @@ class Spec:
     botch: str
     specialty: str  # "none", "tens_twice" or "tens_again" (only when the specialty applies)
     path: bool = False
-    # Automatic successes besides Willpower's: a Destiny point's (L83-84), Power soaking
-    # after Stamina (L106). Like Willpower's, no 1 cancels them and the roll cannot botch.
+    # A Destiny point's successes (L83-84), met by the 1s as the DESTINY_DICE reading says.
     auto: int = 0
+    auto_rule: str = "after_roll"
 
 
 def _number(options: Mapping[str, Any], key: str, default: int, low: int, high: int, label: str):
@@ -734,24 +841,39 @@ def _destiny(rollable: Rollable, options: Mapping[str, Any]) -> spends.DestinySp
         raise InvalidRoll(field, "A Destiny point cannot buy that on this roll.")
     if rollable.fact("destiny_points", 0) < 1:
         raise InvalidRoll(field, "No Destiny point left to spend.")
+    state = rollable.fact("round")
+    if state is not None and state.destiny_spent:
+        raise InvalidRoll(field, spends.destiny_refusal(state))
     return spends.DESTINY_SPENDS[chosen[0]]
+
+
+def _armor_dice(rollable: Rollable, options: Mapping[str, Any]) -> int:
+    """The worn armor's penalty on this roll: by its class (L741), or converted from Saga
+    Edition (L1374) when the option says so."""
+    chosen = str(options.get("armor_swse", armor.CLASS_PENALTY))
+    if chosen == armor.CLASS_PENALTY or not rollable.fact("armor_rating", 0):
+        return rollable.fact("armor_penalty", 0)
+    if not rollable.fact("armor_reach", False):
+        raise InvalidRoll("armor_swse", "No armor penalty reaches this roll.")
+    if not (chosen.isascii() and chosen.isdigit() and int(chosen) < armor.SWSE_MAX_DEX_BONUS):
+        raise InvalidRoll("armor_swse", "Worn armor's penalty: choose one of the list.")
+    return max(armor.swse_penalty(int(chosen)) - rollable.fact("armor_relief", 0), 0)
 
 
 def _power(rollable: Rollable, options: Mapping[str, Any]) -> tuple[str, int]:
     """The one Power spend a roll's options name, and how many points: ("", 0) for none."""
     named = [
         (key, _number(options, key, 0, 0, MAX_POOL, "Current Power"))
-        for key in ("power_damage", "power_actions", "power_soak")
+        for key in ("power_damage", "power_actions")
         if options.get(key)
     ]
     if not named:
         return "", 0
     key, points = named[0]
-    kind, soaks = rollable.fact("kind"), rollable.fact("soaks")
+    kind = rollable.fact("kind")
     allowed = {
         "power_damage": kind == "damage",
         "power_actions": kind in ACTIONS,
-        "power_soak": kind == "soak" and soaks == "stamina",
     }
     if len(named) > 1 or not allowed[key]:
         raise InvalidRoll(key, "Current Power cannot be spent that way on this roll.")
@@ -769,18 +891,17 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
         raise InvalidRoll("pool", "An incapacitated character cannot act.")
     pool = rollable.dice
     notes: list[str] = []
+    chosen = "dexterity" if kind != "ability" else ""  # the armor asks for Dexterity rolled
     if kind == "ability":
         attributes = dict(rollable.fact("attributes"))
         chosen = options.get("attribute", rollable.fact("default_attribute"))
         if chosen not in attributes:
             raise InvalidRoll("attribute", "Attribute: choose one of the nine attributes.")
         pool += attributes[chosen]
-        if chosen == "dexterity" and rollable.fact("armor_penalty", 0):
-            pool -= rollable.fact("armor_penalty")
-            notes.append(f"armor −{rollable.fact('armor_penalty')} dice")
-    elif rollable.fact("armor_penalty", 0):
-        pool -= rollable.fact("armor_penalty")
-        notes.append(f"armor −{rollable.fact('armor_penalty')} dice")
+    worn_penalty = _armor_dice(rollable, options)
+    if worn_penalty and chosen == "dexterity":
+        pool -= worn_penalty
+        notes.append(f"armor −{worn_penalty} dice")
     pool += _number(options, "dice", 0, -MAX_BONUS_DICE, MAX_BONUS_DICE, "Bonus or penalty dice")
     aim = _aim(rollable, options)
     destiny = _destiny(rollable, options)
@@ -794,6 +915,10 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
         if spends.multiple_action_penalty(declared, number):
             pool -= split
             notes.append(f"action {number} of {declared}: −{split} dice")
+        evasions = _number(options, "evasions", 0, 0, spends.MAX_EVASIONS, "Evasions made")
+        if evasions:
+            pool -= spends.evasion_penalty(evasions)  # L206
+            notes.append(f"{evasions} evasion(s) before: −{spends.evasion_penalty(evasions)} dice")
     if kind == "damage":
         damage_dice = aim.damage_dice if aim else 0
         pool += damage_dice + power * spends.POWER_DAMAGE_PER_POINT
@@ -809,6 +934,12 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
     )
     if destiny is not None and destiny.ignores_wounds:
         wounds_apply = False
+    state = rollable.fact("round")
+    if state is not None and state.destiny_spent == spends.DESTINY_WOUNDS:
+        # L85: the point spent earlier this round holds for the rest of it.
+        if wounds_apply and rollable.fact("wound_penalty", 0):
+            notes.append("wound penalties ignored: this round's Destiny point (L85)")
+        wounds_apply = False
     if wounds_apply and not ignore_wounds:
         pool -= rollable.fact("wound_penalty", 0)
     auto = destiny.successes if destiny is not None else 0
@@ -819,7 +950,6 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
             damage_type = options.get("damage_type", "lethal")
             if damage_type == "lethal" and not rollable.fact("hero"):
                 raise InvalidRoll("damage_type", "A commoner's Stamina soaks bashing damage only.")
-            auto += power * spends.POWER_SOAK_PER_POINT
         else:
             weapon = options.get("weapon", "other")
             if weapon not in armor.PIERCING:
@@ -871,6 +1001,7 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
         specialty=specialty,
         path=kind == "path",
         auto=auto,
+        auto_rule=readings[DESTINY_DICE],
     )
     return Reading(
         spec,
@@ -889,15 +1020,24 @@ def read_roll(rollable: Rollable, options: Mapping[str, Any]) -> Spec:
 
 
 def is_botch(spec: Spec, successes: int, ones: int) -> bool:
-    """Whether dice with `successes` (before 1s cancel) and `ones` botch under the reading."""
-    if spec.willpower or spec.auto or ones == 0:
-        return False  # the automatic successes are never cancelled
+    """Whether dice with `successes` (before 1s cancel) and `ones` botch under the readings:
+    Willpower's success never botches; a Destiny point's as DESTINY_DICE says."""
+    if spec.willpower or ones == 0:
+        return False
+    if spec.auto and spec.auto_rule == "after_roll":
+        return False
+    counted = successes + (spec.auto if spec.auto_rule == "with_dice" else 0)
     if spec.botch == "revised":
-        return successes == 0
-    return ones > successes
+        return counted == 0
+    return ones > counted
 
 
 def net_successes(spec: Spec, successes: int, ones: int) -> int:
+    """Successes kept: 1s cancel the dice's (and, counted with the dice, a Destiny point's)
+    when the reading says so; Willpower's success is never cancelled (L181)."""
+    if spec.auto_rule == "with_dice":
+        counted = successes + spec.auto
+        return (max(counted - ones, 0) if spec.ones_cancel else counted) + spec.willpower
     net = max(successes - ones, 0) if spec.ones_cancel else successes
     return net + spec.willpower + spec.auto
 
@@ -1041,10 +1181,17 @@ def _odds(spec: Spec) -> Odds:
     if spec.willpower:
         notes.append("Willpower adds one success that no 1 cancels.")
     if spec.auto:
-        notes.append(f"{spec.auto} more successes spent (Destiny or Power) that no 1 cancels.")
+        notes.append(_DESTINY_NOTES[spec.auto_rule].format(spec.auto))
     if lumped:
         notes.append("Re-rolled 10s have no upper limit; the last bar holds all the rest.")
     return Odds(success, tuple(bars), question, exact=True, note=" ".join(notes))
+
+
+_DESTINY_NOTES = {
+    "after_roll": "A Destiny point adds {} successes after the dice: no 1 cancels them.",
+    "botch_stands": "A Destiny point adds {} successes after the dice, but a botch stands.",
+    "with_dice": "A Destiny point's {} successes count with the dice: 1s cancel them too.",
+}
 
 
 def odds_for(spec: Spec) -> Odds:
@@ -1113,6 +1260,18 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
     details.extend(_spend_details(reading))
     details.extend(_aim_details(rollable, reading, net, won))
     details.extend(_wear_details(rollable, reading, net))
+    gained = _power_gained(rollable, options, won)
+    if gained:
+        details.append(f"current Power +{gained}: a battle roll (L100), never past Power")
+    if spec.path and outcome != "success":
+        details.append("the Path's lost grade is written on the sheet (L124-126)")
+    facts: list[tuple[str, Any]] = []
+    if reading.destiny != spends.DESTINY_NONE:
+        facts.append(("destiny", reading.destiny))  # the once-a-round count reads it (L81)
+    if rollable.fact("soaks") == "stamina" and reading.incoming:
+        # L106: what is left after Stamina, for current Power to soak as a second step.
+        facts.append(("soak_left", max(reading.incoming - net, 0)))
+        facts.append(("incoming", reading.incoming))
     summary = (
         f"{rollable.label}: {spec.pool}d10 at difficulty {spec.difficulty} → "
         f"{kept} ({outcome_text})"
@@ -1125,7 +1284,22 @@ def roll(rollable: Rollable, options: Mapping[str, Any], rng: random.Random) -> 
         summary=summary,
         total=net,
         details=tuple(details),
+        facts=tuple(facts),
     )
+
+
+def _power_gained(rollable: Rollable, options: Mapping[str, Any], won: bool) -> int:
+    """Current Power a battle roll gains (L100, L609, L629), as far as Power leaves room."""
+    if not options.get("battle") or rollable.fact("power", 0) < 1:
+        return 0
+    kind = rollable.fact("kind")
+    gained = spends.power_gained(kind, won, rollable.fact("power_merits", ()))
+    room = rollable.fact("power", 0) - rollable.fact("power_current", 0)
+    return max(min(gained, room + _power_spent(options)), 0)
+
+
+def _power_spent(options: Mapping[str, Any]) -> int:
+    return sum(int(options.get(key) or 0) for key in ("power_damage", "power_actions"))
 
 
 def _spend_details(reading: Reading) -> list[str]:
@@ -1186,8 +1360,58 @@ ROLL_SPENDS: dict[str, str] = {
     },
     "power_damage": "No current Power left to spend on this roll.",
     "power_actions": "No current Power left to spend on this roll.",
-    "power_soak": "No current Power left to spend on this roll.",
 }
+
+
+def round_state(scene: str, number: int, logged: Iterable[Mapping[str, Any]]) -> spends.RoundState:
+    """The round a character's roll is made in (the web layer finds the scene), with the
+    Destiny point already spent in it among the rolls logged in that round (L81)."""
+    return spends.RoundState(scene, number, spends.destiny_spent_in(logged))
+
+
+def power_soak_offer(facts: Mapping[str, Any], power_current: int) -> int:
+    """The most current Power a logged Stamina soak still offers to spend (L106): 0 when it
+    left nothing, was already followed, or the pool is empty."""
+    left = facts.get("soak_left")
+    if not isinstance(left, int) or isinstance(left, bool) or "power_soaked" in facts:
+        return 0
+    return spends.power_soak_most(left, power_current)
+
+
+# The sheet's edit key of each Path (edits.py "side.light", "side.dark").
+PATH_TRAITS = {paths.LIGHT: "side.light", paths.DARK: "side.dark"}
+
+
+def power_soak(
+    facts: Mapping[str, Any], power_current: int, raw: Any
+) -> tuple[int, dict[str, str], str]:
+    """The second step of Stamina's soak (L106): current Power spent on the levels Stamina
+    left, once its result is seen. `facts` are the soak roll's as logged. The points, the
+    sheet edit, and a line for the log; InvalidRoll when the sheet cannot pay."""
+    left, incoming = facts.get("soak_left"), facts.get("incoming")
+    if not isinstance(left, int) or not isinstance(incoming, int) or incoming < 1:
+        raise InvalidRoll("power_soak", "Only a Stamina soak with its damage known takes Power.")
+    if "power_soaked" in facts:
+        raise InvalidRoll("power_soak", "Current Power was already spent on this soak.")
+    if left < 1:
+        raise InvalidRoll("power_soak", "Stamina soaked it all: nothing is left for Power.")
+    text = str(raw if raw is not None else "").strip()
+    if not (text.isascii() and text.isdigit() and len(text) < 4):
+        raise InvalidRoll("power_soak", "Current Power to spend: a whole number.")
+    points = int(text)
+    most = spends.power_soak_most(left, power_current)
+    if points < 1:
+        raise InvalidRoll("power_soak", "Current Power to spend: at least 1.")
+    if points > power_current:
+        raise InvalidRoll("power_soak", f"Only {power_current} current Power left to spend.")
+    if points > most:
+        raise InvalidRoll("power_soak", f"At most {most}: only {left} levels are left.")
+    soaked = points * spends.POWER_SOAK_PER_POINT
+    line = (
+        f"current Power spent after Stamina: {soaked} more level(s) soaked, "
+        f"{left - soaked} of {incoming} damage left (L106)"
+    )
+    return points, {"power_current": str(power_current - points)}, line
 
 
 def roll_edits(rollable: Rollable, options: Mapping[str, Any], result: RollResult) -> dict:
@@ -1195,7 +1419,9 @@ def roll_edits(rollable: Rollable, options: Mapping[str, Any], result: RollResul
     L181; wound penalties ignored, L180) takes one from current Willpower; a Destiny point
     spent (L81-85) one from the Destiny points; current Power spent (L104-106) as many
     points; and a soak that wears a shield or armor down (L220, L224) a point of its
-    rating. The web layer applies them through the edit service with the roll."""
+    rating. A battle roll's success adds current Power (L100), never past Power; a Path
+    roll failed loses a grade, botched two (L124-126). The web layer applies them through
+    the edit service with the roll."""
     edits: dict[str, str] = {}
     spent = bool(options.get("willpower")) + bool(options.get("ignore_wounds"))
     if spent:
@@ -1203,11 +1429,16 @@ def roll_edits(rollable: Rollable, options: Mapping[str, Any], result: RollResul
         edits["willpower_current"] = str(max(current - spent, 0))
     if any(options.get(spends.destiny_option(use)) for use in spends.DESTINY_SPENDS):
         edits["info.destiny_points"] = str(max(rollable.fact("destiny_points", 0) - 1, 0))
-    power = sum(
-        int(options.get(key) or 0) for key in ("power_damage", "power_actions", "power_soak")
-    )
-    if power:
-        edits["power_current"] = str(max(rollable.fact("power_current", 0) - power, 0))
+    power_spent = _power_spent(options)
+    gained = _power_gained(rollable, options, result.success)
+    if power_spent or gained:
+        current, most = rollable.fact("power_current", 0), rollable.fact("power", 0)
+        edits["power_current"] = str(spends.power_after(current, most, power_spent, gained))
+    if rollable.fact("kind") == "path" and result.outcome in paths.GRADES_LOST:
+        side = _path_side(rollable)
+        after = paths.after(rollable.dice, result.outcome)
+        if after != rollable.dice:
+            edits[PATH_TRAITS[side]] = str(after)
     incoming = int(options.get("incoming") or 0)
     if incoming and result.total is not None and _wears_down(rollable, incoming, result.total):
         lost = rollable.fact("lost", 0) + 1

@@ -4,12 +4,20 @@ A Destiny point buys one thing a round (L81): three successes on a combat roll (
 on initiative (L84), or a round free of wound penalties (L85); its other uses (L86-94) are
 no roll's and stay with the Storyteller. Current Power buys, a point at a time, one more
 damage die (L104), one die less of the multiple-action penalty (L105), or one level soaked
-after Stamina's soak (L106). The roll writes what it spent on the sheet, as Willpower does.
+after Stamina's soak (L106), that last one a second step once the soak is seen. The roll
+writes what it spent on the sheet, as Willpower does, and what a success in battle gains
+(L100, L609, L629).
+
+Where Datapad knows the round (the character is in a scene of its table, whose tracker
+counts rounds), a second Destiny point in one round is refused (L81); elsewhere the table
+keeps that count, and the roll panel says so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rulesets.core.settings import Setting
 
@@ -41,6 +49,45 @@ DESTINY_SPENDS: dict[str, DestinySpend] = {
 }
 
 
+@dataclass(frozen=True)
+class RoundState:
+    """The round a roll is made in, when the character is in a scene of its table: the
+    scene's name and round, and the use of a Destiny point already spent in it, if any."""
+
+    scene: str
+    round: int
+    destiny_spent: str = ""  # a key of DESTINY_SPENDS, "" for none
+
+
+def destiny_help(state: RoundState | None) -> str:
+    """What the roll panel says of the once-a-round limit (L81) beside a Destiny spend."""
+    if state is None:
+        return "One a round (L81): outside a scene the table keeps that count."
+    if state.destiny_spent:
+        spent = DESTINY_SPENDS[state.destiny_spent].label
+        return (
+            f"Already spent in round {state.round} of {state.scene} ({spent}): one a round (L81)."
+        )
+    return f"One a round (L81): round {state.round} of {state.scene}."
+
+
+def destiny_refusal(state: RoundState) -> str:
+    """Why a second Destiny point in the same round is refused (L81)."""
+    return (
+        f"A Destiny point was already spent in round {state.round} of {state.scene}: "
+        "one a round (L81). Wait for the next round."
+    )
+
+
+def destiny_spent_in(facts: Iterable[Mapping[str, Any]]) -> str:
+    """The use of a Destiny point spent among logged rolls' facts ("" for none)."""
+    for recorded in facts:
+        use = recorded.get("destiny", "")
+        if use in DESTINY_SPENDS:
+            return use
+    return ""
+
+
 def destiny_option(use: str) -> str:
     """The roll option that spends a Destiny point on `use` ("destiny_successes")."""
     return f"destiny_{use}"
@@ -60,6 +107,49 @@ POWER_DAMAGE_PER_POINT = 1  # L104: +1 base damage for the round
 POWER_ACTIONS_PER_POINT = 1  # L105: one die less of the multiple-action penalty
 POWER_SOAK_PER_POINT = 1  # L106: one level soaked after Stamina
 MAX_ACTIONS = 6  # a round's declared actions the roll panel counts
+EVASION_PENALTY = 1  # L206: dice off every later action for each evasion activated
+MAX_EVASIONS = 6
+
+# What a success in battle adds to current Power (L100), never past Power (L100).
+POWER_GAIN = 1  # L100: each successful roll in a battle
+STRONG_IN_THE_FORCE_GAIN = 2  # L629: a Force ability activated with a success, instead
+POWER_RECOVERY_GAIN = 2  # L609: after the initiative roll at a fight's start
+STRONG_IN_THE_FORCE = "strong_in_the_force"
+POWER_RECOVERY = "power_recovery"
+# Rolls a battle's success fills current Power from: any but a Path roll after a mistake,
+# which is a matter of conscience, not of the fight (L120).
+NO_POWER_GAIN = frozenset({"path"})
+
+
+def power_gained(kind: str, success: bool, merits: Iterable[str]) -> int:
+    """Current Power a battle roll gains: +1 on a success (L100), +2 for a Force ability
+    with Strong in the Force (L629); an initiative roll with Power Recovery +2 whatever its
+    dice (L609), besides."""
+    owned = set(merits)
+    gained = 0
+    if success and kind not in NO_POWER_GAIN:
+        strong = kind == "force" and STRONG_IN_THE_FORCE in owned
+        gained = STRONG_IN_THE_FORCE_GAIN if strong else POWER_GAIN
+    if kind == "initiative" and POWER_RECOVERY in owned:
+        gained += POWER_RECOVERY_GAIN
+    return gained
+
+
+def power_after(current: int, maximum: int, spent: int, gained: int) -> int:
+    """Current Power after a roll: what it spent off, what it gained on, never below 0
+    and never past Power (L100)."""
+    return min(max(current - spent, 0) + gained, maximum)
+
+
+def power_soak_most(left: int, current: int) -> int:
+    """The most current Power can soak after Stamina's soak (L106): a level a point, no more
+    levels than are left, no more points than are in the pool."""
+    return max(min(left, current // POWER_SOAK_PER_POINT), 0)
+
+
+def evasion_penalty(evasions: int) -> int:
+    """Dice off an action for the evasions activated before it this round (L206)."""
+    return max(evasions, 0) * EVASION_PENALTY
 
 
 def multiple_action_penalty(declared: int, number: int) -> int:

@@ -32,6 +32,7 @@ from sheets.rolls.services import (
     CAMPAIGN,
     MOST_SEEN,
     POLL_OVERLAP,
+    POWER_SOAK,
     SECRET,
     WHOLE_ROLL,
     RollRefused,
@@ -250,6 +251,8 @@ def page_context(
             targets = list(hit_targets(user, entry))
             scenes = scene_targets(user, entry)  # a minion in a scene (sheets/scenes)
     return {
+        "soak_most": _soak_most(character, entry),
+        "soak_error": errors.get(POWER_SOAK, ""),
         "character": character,
         "access": access,
         "ready": dice_ready(character.system),
@@ -272,6 +275,15 @@ def page_context(
         "readings": readings_in_force(character, settings),
         "readings_url": readings_url(character),
     }
+
+
+def _soak_most(character: Character, entry: RollEntry | None) -> int:
+    """The most current Power a soak just rolled offers as its second step (SWd10,
+    000:L106), 0 for none."""
+    offer = getattr(get_ruleset(character.system), "power_soak_offer", None)
+    if entry is None or offer is None or entry.kind != RollEntry.Kind.ROLL:
+        return 0
+    return offer(entry.facts or {}, int(character.sheet.get("power_current", 0) or 0))
 
 
 def hit_context(

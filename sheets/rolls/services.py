@@ -48,6 +48,7 @@ from sheets.permissions import (
 from sheets.rolls.dice import dice_random
 from sheets.rolls.hits import roll_facts
 from sheets.rolls.models import RollEntry
+from sheets.scenes.models import Scene
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -77,6 +78,9 @@ class RollSetup:
     definitions: tuple[RollOption, ...]
     readings: dict[str, Any]
     settings: dict[str, Any]
+    # The scene of its table the character is in, whose round a roll is made in (SWd10's
+    # once-a-round Destiny point, 000:L81), or None.
+    scene: Scene | None = None
 
 
 def character_settings(character: Character) -> dict[str, Any]:
@@ -114,14 +118,50 @@ def roll_setup(
     for rollable in rollables:
         if rollable.key == key:
             ruleset = get_ruleset(character.system)
+            scene, rollable = _in_round(character, rollable)
             return RollSetup(
                 character=character,
                 rollable=rollable,
                 definitions=tuple(ruleset.roll_options(rollable, settings)),
                 readings=dice_readings(settings, ruleset.DICE_READINGS),
                 settings=settings,
+                scene=scene,
             )
     raise RollRefused({WHOLE_ROLL: "This sheet has nothing of that name to roll."})
+
+
+def running_scene(character: Character) -> Scene | None:
+    """The scene of its table the character is in: the newest, when it is in several (the
+    tracker keeps no end to a scene)."""
+    if character.campaign_id is None:
+        return None
+    return (
+        Scene.objects.filter(campaign_id=character.campaign_id, participants__character=character)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def _in_round(character: Character, rollable: Rollable) -> tuple[Scene | None, Rollable]:
+    """The rollable as rolled in its scene's round, for a system whose spends count rounds
+    (`round_state`, `at_round`): what was spent in that round is read from the rolls logged
+    in it. Unchanged outside a scene."""
+    ruleset = get_ruleset(character.system)
+    state_of = getattr(ruleset, "round_state", None)
+    scene = running_scene(character) if state_of is not None else None
+    if scene is None:
+        return None, rollable
+    logged = RollEntry.objects.filter(
+        character=character, facts__scene_id=scene.pk, facts__scene_round=scene.round
+    ).values_list("facts", flat=True)
+    return scene, ruleset.at_round(rollable, state_of(scene.name, scene.round, list(logged)))
+
+
+def _scene_facts(setup: RollSetup) -> dict[str, int]:
+    """The scene and round a roll was made in, for the next roll's count of that round."""
+    if setup.scene is None:
+        return {}
+    return {"scene_id": setup.scene.pk, "scene_round": setup.scene.round}
 
 
 def _unpaid(setup: RollSetup, raw: Mapping[str, str]) -> None:
@@ -222,12 +262,16 @@ def _spend(
     edits = _sheet_edits(setup, options, result)
     if not edits:
         return
+    # What the rules themselves write as a roll's outcome (a Path's lost grade), whoever
+    # may roll the sheet: a player's roll at a table marks what only the GM sets by hand.
+    ruled = frozenset(getattr(get_ruleset(character.system), "ROLL_RULED", ()))
     try:
         character_apply_edits(
             user=user,
             character_id=character.pk,
             edits=edits,
             expected_version=character.version,
+            ruled=ruled,
         )
     except EditRefused as refused:
         # The roll would mark the sheet (Luck spent) and that mark is refused: no roll.
@@ -303,7 +347,75 @@ def roll_make(
             odds=f"{odds.success.numerator}/{odds.success.denominator}",
             odds_percent=odds.percent,
             question=odds.question[:200],
-            facts=roll_facts(character.system, setup.rollable, result),
+            facts=roll_facts(character.system, setup.rollable, result) | _scene_facts(setup),
+        )
+
+
+POWER_SOAK = "power_soak"
+
+
+def roll_power_soak(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    roll_id: int,
+    raw: Mapping[str, str],
+    drawn_campaign: int | None,
+) -> RollEntry:
+    """The second step of a logged soak (SWd10's current Power after Stamina, 000:L106):
+    points spent on the levels its result left, written on the sheet through the edit
+    service and in the log as an entry of its own, the soak marked as followed. Refused
+    (RollRefused): nothing stored."""
+    with transaction.atomic():
+        character, _access = character_for(user, character_id, Need.EDIT, for_update=True)
+        _check_table(user, character, drawn_campaign)
+        step = getattr(get_ruleset(character.system), "power_soak", None)
+        soak = (
+            RollEntry.objects.select_for_update()
+            .filter(pk=roll_id, character=character, kind=RollEntry.Kind.ROLL)
+            .first()
+        )
+        if step is None or soak is None:
+            raise RollRefused({POWER_SOAK: "No soak of this character's to follow."})
+        current = int(character.sheet.get("power_current", 0) or 0)
+        try:
+            points, edits, line = step(soak.facts or {}, current, raw.get(POWER_SOAK))
+        except InvalidRoll as refused:
+            raise RollRefused({POWER_SOAK: refused.message}) from None
+        try:
+            character_apply_edits(
+                user=user,
+                character_id=character.pk,
+                edits=edits,
+                expected_version=character.version,
+            )
+        except EditRefused as refused:
+            raise RollRefused({POWER_SOAK: " ".join(refused.errors.values())}) from None
+        except StaleVersion as stale:
+            raise RollRefused({POWER_SOAK: str(stale)}) from None
+        soak.facts = (soak.facts or {}) | {"power_soaked": points}
+        soak.details = [*soak.details, line]
+        soak.save(update_fields=["facts", "details"])
+        roll_logged(soak.campaign_id, character.pk)
+        return RollEntry.objects.create(
+            campaign_id=soak.campaign_id,
+            character=character,
+            author=user,
+            secret=soak.secret,
+            system=character.system,
+            rollable_key=soak.rollable_key,
+            rollable_label=f"{soak.rollable_label}: current Power after it"[:200],
+            options={POWER_SOAK: points},
+            modifiers=f"Current Power spent: {points}",
+            kept=f"{points} level(s) soaked",
+            outcome="soaked",
+            summary=line[:1].upper() + line[1:300],
+            details=[f"after the soak logged at {soak.created_at:%H:%M:%S}"],
+            total=points,
+            success=True,
+            odds="1/1",
+            odds_percent="",
+            facts={"follows_soak": soak.pk},
         )
 
 

@@ -26,8 +26,10 @@ from sheets.rolls import context as roll_context
 from sheets.rolls.hits import MARK, HitRefused, hit_mark
 from sheets.rolls.services import (
     CAMPAIGN,
+    POWER_SOAK,
     RollRefused,
     roll_make,
+    roll_power_soak,
     sheet_log,
     sheet_recent_ids,
     table_log,
@@ -78,6 +80,8 @@ def character_roll(request: HttpRequest, pk: int, key: str) -> HttpResponse:
 
 
 def _roll(request: HttpRequest, pk: int, key: str) -> HttpResponse:
+    if request.POST.get("step", "") == POWER_SOAK:
+        return _power_soak(request, pk, key)
     drawn_text = request.POST.get("campaign", "").strip()
     drawn = ascii_number(drawn_text) if drawn_text else None
     try:
@@ -108,6 +112,42 @@ def _roll(request: HttpRequest, pk: int, key: str) -> HttpResponse:
     query = roll_context.kept_query(request.POST) | {"rolled": str(entry.pk)}
     url = reverse("character_roll", args=[pk, key])
     return redirect(f"{url}?{urlencode(query)}#roll-result")
+
+
+def _power_soak(request: HttpRequest, pk: int, key: str) -> HttpResponse:
+    """The second step of a soak: current Power spent once its result is seen (SWd10,
+    000:L106), posted from the soak's result with the soak's number."""
+    drawn_text = request.POST.get("campaign", "").strip()
+    drawn = ascii_number(drawn_text) if drawn_text else None
+    soak_id = ascii_number(request.POST.get("roll", "").strip())
+    try:
+        if drawn_text and drawn is None:
+            raise RollRefused({CAMPAIGN: "This form names no table; reload the page."})
+        if soak_id is None:
+            raise RollRefused({POWER_SOAK: "This form names no soak; roll it again."})
+        entry = roll_power_soak(
+            user=request.user,
+            character_id=pk,
+            roll_id=soak_id,
+            raw=request.POST,
+            drawn_campaign=drawn,
+        )
+    except RollRefused as refused:
+        character, access = character_for(request.user, pk, Need.EDIT)
+        template = f"{PAGE}#panel" if request.htmx else PAGE
+        return _page(
+            request, character, access, key, {}, errors=refused.errors, rolled=soak_id,
+            template=template,
+        )  # fmt: skip
+    if request.htmx:
+        character, access = character_for(request.user, pk, Need.EDIT)
+        response = _page(
+            request, character, access, key, {}, rolled=entry.pk, template=f"{PAGE}#panel"
+        )
+        response["HX-Trigger"] = "rolled"
+        return response
+    url = reverse("character_roll", args=[pk, key])
+    return redirect(f"{url}?{urlencode({'rolled': entry.pk})}#roll-result")
 
 
 @require_GET

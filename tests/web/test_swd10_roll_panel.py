@@ -94,21 +94,11 @@ def test_a_destiny_point_gone_since_the_page_was_drawn_is_refused(client, player
     assert not RollEntry.objects.exists()
 
 
-def test_power_spent_on_the_stamina_soak_comes_off_current_power(client, player, hero, settings):
-    settings.DICE_SEED = 7
+def test_power_is_no_option_of_the_stamina_soak_itself(client, player, hero):
     client.force_login(player)
-    client.post(url(hero, "soak.stamina"), {"power_soak": "2", "campaign": ""}, headers=HTMX)
-    hero.refresh_from_db()
-    assert hero.sheet["power_current"] == 0
-
-
-def test_more_power_than_is_left_is_refused_and_stores_nothing(client, player, hero):
-    client.force_login(player)
-    response = client.post(url(hero, "soak.stamina"), {"power_soak": "3", "campaign": ""})
-    assert response.status_code == 400
-    assert "at most 2" in response.content.decode()
-    assert not RollEntry.objects.exists()
-    assert Character.objects.get(pk=hero.pk).sheet["power_current"] == 2
+    page = client.get(url(hero, "soak.stamina")).content.decode()
+    assert 'name="power_soak"' not in page  # L106: a second step, once the soak is seen
+    assert 'name="incoming"' in page
 
 
 def test_a_shield_that_fails_to_soak_loses_a_point_on_the_sheet(client, player, hero, settings):

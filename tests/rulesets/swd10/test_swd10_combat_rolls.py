@@ -310,13 +310,13 @@ def test_current_power_spent_on_the_penalty_comes_back_as_dice_and_off_the_pool(
     assert swd10.roll_edits(target, eased, result) == {"power_current": "0"}
 
 
-def test_current_power_adds_damage_dice_and_soaks_after_stamina():
+def test_current_power_adds_damage_dice_and_is_no_option_of_the_stamina_roll_itself():
     made = sheet(power=3, power_current=2)
     damage = rollable(made, "dmg.0")  # 3 dice
     assert swd10.odds(damage, parsed(damage, power_damage=2)).question.startswith("5 dice")  # L104
     soak = rollable(made, "soak.stamina")
-    soaked = parsed(soak, power_soak=2, needed=1)
-    assert swd10.odds(soak, soaked).success == 1  # L106: two levels soaked whatever the dice
+    # L106: Power soaks after Stamina's result is seen, a second step (dice.power_soak).
+    assert "power_soak" not in {option.key for option in swd10.roll_options(soak, READINGS)}
 
 
 def test_more_power_than_is_left_is_refused_and_changes_nothing():
