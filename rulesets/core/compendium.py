@@ -398,6 +398,13 @@ def picked_list(most: int) -> Any:
     ]
 
 
+def carried_lines(most: int = MOST_LINES, limit: int = LINE_LIMIT) -> Any:
+    """Lines of text a pick carries onto the sheet as words, not numbers (a species' special
+    abilities): a list, absent from the stored sheet while empty, so a sheet stored before
+    stays exactly as it was."""
+    return Annotated[list[text(limit)], Field(max_length=most, exclude_if=lambda value: not value)]
+
+
 def compendium_ref(kind: str, ref: str, version: int) -> dict:
     """The `compendium` member a pick writes on the picked item."""
     return CompendiumRef(kind=kind, ref=ref, version=version).model_dump(mode="json")

@@ -557,6 +557,9 @@ def _species_row(entry: Mapping[str, Any]) -> dict:
         "maximum": dict(entry["maximum"]),
         "move": entry["move"],
         "move_max": entry["move_max"],
+        # Words for the player and the GM, carried as written; no rule reads them.
+        "special_abilities": list(entry["special_abilities"]),
+        "story_factors": list(entry["story_factors"]),
     }
 
 

@@ -14,7 +14,7 @@ from pydantic import BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from rulesets.core import InvalidSheet, resolve_settings
-from rulesets.core.compendium import PickedFrom, picked_list
+from rulesets.core.compendium import PickedFrom, carried_lines, picked_list
 from rulesets.core.rows import Stage
 from rulesets.core.schema import (
     SheetModel,
@@ -144,8 +144,11 @@ class CustomSpecies(SheetModel):
     maximum: AttributeCodes = Field(default_factory=lambda: AttributeCodes(**HUMAN.maximum))
     move: Move = HUMAN.move
     move_max: Move = HUMAN.move_max
-    # The compendium species these limits were copied from, if any (issue 26).
+    # The compendium species these limits were copied from, if any (issue 26), and what it
+    # says in words: shown on the sheet and the PDF, never counted.
     compendium: PickedFrom = None
+    special_abilities: carried_lines() = []  # type: ignore[valid-type]
+    story_factors: carried_lines() = []  # type: ignore[valid-type]
 
 
 class CustomSkill(SheetModel):

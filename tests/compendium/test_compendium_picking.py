@@ -3,8 +3,11 @@ through the one write service, redrawn like any edit; refused in words when not 
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.urls import reverse
+from pypdf import PdfReader
 
 from rulesets.registry import get_ruleset
 from sheets.campaigns.services import (
@@ -256,3 +259,39 @@ def test_a_pick_the_rules_refuse_is_said_beside_the_compendium_row_and_nothing_c
     assert "A template fills a sheet in creation; this sheet is in play." in section
     stored = Character.objects.get(pk=tessa.pk)
     assert (stored.sheet, stored.version) == (tessa.sheet, tessa.version)
+
+
+def test_a_picked_species_words_show_on_the_sheet_and_the_pdf(client, gm, player, weg_book, tessa):
+    said = {
+        "special_abilities": ["Head-tails: speak by their lekku", "Tough hide"],
+        "story_factors": ["Often enslaved in the Outer Rim"],
+    }
+    twilek = entry_create(user=gm, book=weg_book, kind="species", data=TWILEK | said)
+    client.force_login(player)
+    assert pick(client, tessa, twilek.ref).status_code == 200
+    tessa.refresh_from_db()
+    species = tessa.sheet["custom_species"]
+    assert {key: species[key] for key in said} == said
+    page = client.get(reverse("character_sheet", args=[tessa.pk])).content.decode()
+    notes = page.split('id="species-notes"')[1].split("</div>")[0]
+    assert "Special abilities" in notes and "Story factors" in notes
+    assert all(line in notes for line in ("Tough hide", "Often enslaved in the Outer Rim"))
+    pdf = client.get(reverse("character_pdf", args=[tessa.pk])).content
+    pages = PdfReader(io.BytesIO(pdf)).pages
+    # Beside the wound track, where the page has room: still the one page.
+    assert len(pages) == 1
+    text = " ".join(pages[0].extract_text().split())
+    assert "SPECIES NOTES" in text.upper() and "Tough hide" in text, text
+    assert "Often enslaved in the Outer Rim" in text
+
+
+def test_a_species_without_words_adds_nothing_to_the_stored_sheet(
+    client, gm, player, weg_book, tessa
+):
+    twilek = entry_create(user=gm, book=weg_book, kind="species", data=TWILEK)
+    client.force_login(player)
+    assert pick(client, tessa, twilek.ref).status_code == 200
+    tessa.refresh_from_db()
+    assert not {"special_abilities", "story_factors"} & set(tessa.sheet["custom_species"])
+    page = client.get(reverse("character_sheet", args=[tessa.pk])).content.decode()
+    assert 'id="species-notes"' not in page

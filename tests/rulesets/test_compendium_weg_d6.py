@@ -258,3 +258,19 @@ def test_a_picked_species_limits_show_in_the_sheets_species_rows():
     assert rows["species.name"].value == "Twi'lek"
     assert rows["species.max.dexterity"].value == 13
     assert rows["species.min.knowledge"].value == 7
+
+
+def test_a_picked_species_carries_its_words_and_a_new_version_brings_its_own():
+    words = {"special_abilities": "Claws: +1D to brawling\nLow-light vision"}
+    sheet = pick(blank(), "species", entry("species", **TWILEK | words))
+    species = sheet["custom_species"]
+    assert species["special_abilities"] == ["Claws: +1D to brawling", "Low-light vision"]
+    assert "story_factors" not in species  # absent while empty, as before the pick
+    # Words only: nothing of the check or the rows changes with them.
+    plain = pick(blank(), "species", entry("species", **TWILEK))
+    assert faults(sheet) == faults(plain)
+    changed = entry("species", **TWILEK | {"story_factors": "Distrusted in the Core Worlds"})
+    refreshed = weg_d6.refresh_entry(sheet, "species", "campaign:1:1", 2, changed, SETTINGS)
+    assert refreshed["custom_species"]["story_factors"] == ["Distrusted in the Core Worlds"]
+    assert "special_abilities" not in refreshed["custom_species"]
+    assert weg_d6.validate_sheet(refreshed) == refreshed
