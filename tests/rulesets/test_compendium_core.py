@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from rulesets.core.compendium import (
+    PICK,
+    EntryBase,
+    EntryKind,
     InvalidEntry,
+    Picker,
+    apply_lines,
+    copies,
     entry_from_form,
     entry_json_schema,
     entry_to_form,
     find_kind,
     form_fields,
+    rewrites,
     validate_entry,
 )
+from rulesets.core.edits import InvalidEdit
+from rulesets.registry import SYSTEMS
 from rulesets.weg_d6.compendium import COMPENDIUM_KINDS
 
 SPECIES = find_kind(COMPENDIUM_KINDS, "species")
@@ -91,3 +102,58 @@ def test_the_json_schema_refuses_extra_keys_and_gives_code_ranges():
     schema = entry_json_schema(SPECIES)
     assert schema["additionalProperties"] is False
     assert schema["title"] == "Species"
+
+
+# --- the shared shape of picking (rulesets.core.compendium.Picker) ---------------------------
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_every_system_picks_every_kind_and_refreshes_only_what_follows_versions(key):
+    module = importlib.import_module(f"rulesets.{key}.compendium")
+    picker = module.PICKER
+    kinds = {kind.key for kind in module.COMPENDIUM_KINDS}
+    assert set(picker.picks) == kinds
+    assert set(picker.refresh) | set(picker.copied_once) == kinds
+    assert not set(picker.refresh) & set(picker.copied_once)
+    # The contract's names are the picker's own, bound once.
+    assert module.pick_entry == picker.pick_entry and module.refresh_entry == picker.refresh_entry
+
+
+def _kind(key: str) -> EntryKind:
+    class Note(EntryBase):
+        pass
+
+    return EntryKind(key, key.capitalize(), key.capitalize(), Note)
+
+
+def test_a_picker_missing_a_kinds_pick_fails_when_the_system_loads():
+    with pytest.raises(AssertionError):
+        Picker((_kind("note"), _kind("gear")), {"note": lambda *a: a[0]}, {}, dict)
+
+
+def test_a_refusal_while_picking_names_the_list_and_line_and_leaves_the_sheet_alone():
+    def add(sheet: dict, item) -> dict:
+        if item["name"] == "bad":
+            raise InvalidEdit("x", "not on this sheet.")
+        return {**sheet, "lines": [*sheet["lines"], item["name"]]}
+
+    def pick(sheet: dict, entry: dict, mark: dict, settings) -> dict:
+        return apply_lines(sheet, [{"name": "good"}, {"name": entry["name"]}], "Skills", add)
+
+    picker = Picker((_kind("note"),), {"note": pick}, {}, dict)
+    sheet = {"lines": []}
+    assert picker.pick_entry(sheet, "note", "r", 1, {"name": "fine"}, {}) == {
+        "lines": ["good", "fine"]
+    }
+    with pytest.raises(InvalidEntry) as refused:
+        picker.pick_entry(sheet, "note", "r", 1, {"name": "bad"}, {})
+    assert refused.value.errors == {PICK: "Skills, line 2: not on this sheet."}
+    assert sheet == {"lines": []}
+
+
+def test_copies_and_rewrites_bring_a_picked_item_to_the_entry():
+    item = {"name": "Old", "damage": 1, "worn": True}
+    copies("name", "damage")(item, {"name": "New", "damage": 4, "cost": 9})
+    assert item == {"name": "New", "damage": 4, "worn": True}
+    rewrites(lambda entry: {"name": entry["name"].upper()})(item, {"name": "new"})
+    assert item == {"name": "NEW", "damage": 4, "worn": True}
