@@ -75,7 +75,7 @@ def destiny_refusal(state: RoundState) -> str:
     """Why a second Destiny point in the same round is refused (L81)."""
     return (
         f"A Destiny point was already spent in round {state.round} of {state.scene}: "
-        "one a round (L81). Wait for the next round."
+        "one a round (L81). The next round opens when the scene's tracker moves on."
     )
 
 

@@ -410,7 +410,7 @@ def roll_power_soak(
             kept=f"{points} level(s) soaked",
             outcome="soaked",
             summary=line[:1].upper() + line[1:300],
-            details=[f"after the soak logged at {soak.created_at:%H:%M:%S}"],
+            details=[f"follows the soak of {timezone.localtime(soak.created_at):%H:%M:%S}"],
             total=points,
             success=True,
             odds="1/1",
