@@ -101,16 +101,25 @@ def worse_wound(current: str, hit: str | None, edition: str) -> str:
 
 
 def wound_after_hit(sheet: Mapping[str, Any], trait: str, raw: str) -> str:
-    """The 1E wound level after a hit from a weapon not set on stun: "damage|strength", the
-    two rolls' totals (the sheet's add-row form joins them). A stun result marks a healthy
-    character stunned; a wound moves down the ladder (a second wound incapacitates)."""
+    """The 1E wound level after a hit: "damage|strength", the two rolls' totals (the sheet's
+    add-row form joins them), and "|stun" for a weapon set on stun or made to stun (its own
+    column of the summary, 003:426-436). A stun result marks a healthy character stunned
+    (the sheet's only stun state; how many stuns lasts a round and the next, 003:438); a
+    wound moves down the ladder (a second wound incapacitates)."""
     if sheet["edition"] != EDITION_1E:
         raise InvalidEdit(trait, "R&E reads hits on the core book's chart: set the level.")
     parts = [part.strip() for part in raw.replace(",", "|").split("|")]
+    stun = len(parts) == 3 and parts[2] == "stun"
+    if stun:
+        parts = parts[:2]
     if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) < 5 for p in parts):
         raise InvalidEdit(trait, "Give the damage roll and the Strength roll, whole numbers.")
-    hit = hit_1e(int(parts[0]), int(parts[1]), stun=False)
+    hit = hit_1e(int(parts[0]), int(parts[1]), stun=stun)
     current = sheet["wound"]
+    if stun:
+        # A stun weapon never wounds (003:430); knocked out, the character is still unhurt.
+        stunned = hit.stuns or hit.unconscious
+        return "stunned" if stunned and current == "healthy" else current
     if hit.stuns and current == "healthy":
         return "stunned"
     base = "healthy" if current == "stunned" else current
@@ -122,6 +131,17 @@ class StunState:
     penalty_dice: int  # off every code but Strength (003:438)
     immobile: bool  # stuns this round ≥ Dexterity's dice: no Dexterity actions (003:442-446)
     unconscious: bool  # stuns ≥ stamina's dice (003:448)
+
+
+def hit_words_1e(hit: Hit) -> str:
+    """What a 1E hit does, in the summary's words."""
+    if hit.unconscious:
+        return "unconscious"
+    if hit.wound:
+        return hit.wound.replace("_", " ")
+    if hit.stuns:
+        return f"{hit.stuns} stun{'s' if hit.stuns > 1 else ''} (−{hit.stuns}D)"
+    return "no effect"
 
 
 def stun_state_1e(stuns: int, dexterity_dice: int, stamina_dice: int) -> StunState:

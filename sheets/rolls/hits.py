@@ -27,6 +27,8 @@ from rulesets.core.rolls import InvalidRoll, Rollable, RollOption, RollResult, p
 from rulesets.o3d10 import data as o3d10_data
 from rulesets.ore import combat
 from rulesets.ore import data as ore_data
+from rulesets.weg_d6 import wounds as weg_wounds
+from rulesets.weg_d6.data import WOUND_BY_SLUG
 from sheets.campaigns.models import Role
 from sheets.characters.models import Character
 from sheets.characters.services import EditRefused, StaleVersion, character_apply_edits
@@ -43,8 +45,10 @@ from sheets.rolls.models import RollEntry
 
 # Where a refusal that belongs to no single field is shown: beside the Mark button.
 MARK = "mark"
-HIT_SYSTEMS = frozenset({"ore", "o3d10"})
+HIT_SYSTEMS = frozenset({"ore", "o3d10", "weg_d6"})
 MOST_O3D10_DAMAGE = 200  # far above any roll (4d10+ a few d6), low enough to catch a typo
+MOST_WEG_ROLL = 999  # a damage or Strength roll's total; far above any code's
+MOST_STUNS = 30
 # The form's weapon choice that reads the damage and Penetration typed beside it.
 AS_WRITTEN = ""
 
@@ -188,6 +192,28 @@ def hit_options(system: str, *, from_roll: bool) -> tuple[RollOption, ...]:
                 help="A Power attack's +2, a Wookiee's +1.",
             ),
         )
+    if system == "weg_d6":
+        if from_roll:
+            return ()
+        return (
+            RollOption(
+                "damage", "Damage roll", "number", 0, minimum=0, maximum=MOST_WEG_ROLL,
+                source="003:472",
+            ),
+            RollOption(
+                "strength", "Strength roll", "number", 0, minimum=0, maximum=MOST_WEG_ROLL,
+                source="003:472", help="The target's Strength roll against the damage.",
+            ),
+            RollOption(
+                "stun", "Set for stun, or a stun weapon", "flag", False, source="003:426-436",
+                help="Read on the stun column: 1 stun, 2 stuns or unconscious; no wound.",
+            ),
+            RollOption(
+                "stuns_before", "Stun results already taken this round and last", "number", 0,
+                minimum=0, maximum=MOST_STUNS, source="003:438-448",
+                help="Stuns add up: reaching Dexterity's dice immobilises, stamina's knocks out.",
+            ),
+        )  # fmt: skip
     if system == "o3d10":
         if from_roll:
             return ()
@@ -227,6 +253,7 @@ class HitPlan:
     boxes: tuple[Boxes, ...] = ()
     total: int | None = None
     facts: dict[str, Any] | None = None
+    notes: tuple[str, ...] = ()  # lines under the summary (WEG stun totals)
 
 
 def _ore_plan(target: Character, roll: RollEntry | None, chosen: Mapping[str, Any]) -> HitPlan:
@@ -287,6 +314,48 @@ def _o3d10_plan(target: Character, roll: RollEntry | None, chosen: Mapping[str, 
     return HitPlan(target, roll, dict(chosen), edits, summary, "Damage taken", (), points, facts)
 
 
+def _weg_plan(target: Character, chosen: Mapping[str, Any]) -> HitPlan:
+    """1E: the damage roll against the Strength roll on the damage summary (003:472), on the
+    stun column for a stun weapon (003:430-436), written as the sheet's wound level."""
+    sheet = target.sheet
+    if sheet["edition"] != "1e":
+        raise HitRefused(
+            {MARK: "R&E reads hits on the core book's chart, which the seeds do not print: "
+             "set the wound level on the sheet (a stun weapon: worse than stunned is "
+             "unconscious for 2D minutes, 002:561)."}
+        )  # fmt: skip
+    damage, strength, stun = chosen["damage"], chosen["strength"], chosen["stun"]
+    hit = weg_wounds.hit_1e(damage, strength, stun=stun)
+    raw = f"{damage}|{strength}" + ("|stun" if stun else "")
+    after = weg_wounds.wound_after_hit(sheet, "wound.hit", raw)
+    before_label = WOUND_BY_SLUG[sheet["wound"]].label
+    words = weg_wounds.hit_words_1e(hit)
+    column = "stun" if stun else "damage"
+    summary = f"Damage {damage} against Strength {strength}, {column} column: {words}"
+    summary += f" ({hit.source}); {before_label} → {WOUND_BY_SLUG[after].label}"
+    details = []
+    if stun and (hit.stuns or hit.unconscious):
+        total = chosen["stuns_before"] + hit.stuns
+        dexterity = sheet["attributes"]["dexterity"] // 3
+        stamina = sheet["skills"].get("stamina", sheet["attributes"]["strength"]) // 3
+        state = weg_wounds.stun_state_1e(total, dexterity, stamina)
+        if hit.stuns:
+            details.append(
+                f"{total} stun{'s' if total != 1 else ''} this round and last: −{total}D to "
+                "every code but Strength, this round and the next (003:438-440)"
+            )
+        if hit.unconscious or state.unconscious:
+            details.append("Unconscious: stunned out, not wounded (003:436, 003:448)")
+        elif state.immobile:
+            details.append("Immobile: no Dexterity actions (003:442-446)")
+        details.append("The sheet keeps Stunned (−1D) as its wound level; stuns pass.")
+    edits = {"wound.hit": raw} if after != sheet["wound"] else {}
+    facts = {"damage": damage, "strength": strength, "stun": stun, "result": words}
+    return HitPlan(
+        target, None, dict(chosen), edits, summary[:300], "Hit", (), None, facts, tuple(details)
+    )
+
+
 def plan_hit(target: Character, raw: Mapping[str, str], roll: RollEntry | None = None) -> HitPlan:
     """Read the form (and the roll) and work out the hit on `target` as its sheet is now:
     HitRefused names the field at fault."""
@@ -307,6 +376,8 @@ def plan_hit(target: Character, raw: Mapping[str, str], roll: RollEntry | None =
                 # Free text beside the catalog: "width+2 in Shock"; read by the engine.
                 chosen["damage_text"] = str(raw.get("damage", "") or "").strip()[:60]
             return _ore_plan(target, roll, chosen)
+        if target.system == "weg_d6":
+            return _weg_plan(target, chosen)
         return _o3d10_plan(target, roll, chosen)
     except InvalidRoll as refused:
         field = refused.option if refused.option in {d.key for d in definitions} else MARK
@@ -369,7 +440,8 @@ def hit_mark(
             modifiers=origin[:400],
             outcome=plan.label.lower()[:40],
             summary=plan.summary[:300],
-            details=[f"{b.label}: {''.join(_mark(x) for x in b.after)}" for b in plan.boxes],
+            details=[f"{b.label}: {''.join(_mark(x) for x in b.after)}" for b in plan.boxes]
+            + list(plan.notes),
             total=plan.total,
             success=True,
             options={k: v for k, v in plan.chosen.items() if k != "damage_text"},
