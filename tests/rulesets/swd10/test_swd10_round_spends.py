@@ -147,6 +147,26 @@ def test_destiny_odds_equal_an_enumeration_under_each_reading(spec):
     assert sum(bar.chance for bar in odds.bars) == 1
 
 
+@given(
+    pool=st.integers(0, 6),
+    difficulty=st.integers(2, 10),
+    needed=st.integers(1, 9),
+    cancel=st.booleans(),
+    botch=st.sampled_from(["revised", "old"]),
+)
+def test_no_reading_makes_a_destiny_point_worth_more_than_added_after_the_roll(
+    pool, difficulty, needed, cancel, botch
+):
+    def chance(rule: str) -> Fraction:
+        spec = Spec(pool, difficulty, needed, False, cancel, botch, "none", auto=3, auto_rule=rule)
+        return odds_for(spec).success
+
+    after = chance("after_roll")
+    assert chance("botch_stands") <= after and chance("with_dice") <= after
+    plain = odds_for(Spec(pool, difficulty, needed, False, cancel, botch, "none")).success
+    assert plain <= min(chance("botch_stands"), chance("with_dice"))  # three successes help
+
+
 def test_the_destiny_reading_defaults_to_the_seeds_after_the_roll():
     assert DEFAULTS[dice.DESTINY_DICE] == "after_roll"  # L83: after any combat roll
 
