@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from sheets.campaigns.models import Campaign
 from sheets.characters.models import Character
 
 
@@ -26,6 +27,12 @@ class PendingImport(models.Model):
     raw = models.BinaryField()
     # What the person gave when asked (a species' minimums), checked when given.
     answers = models.JSONField(default=dict, blank=True)
+    # The table the character is to join when confirmed (None: no table). The preview
+    # judges the sheet by its readings; whether the person still sits at it is asked again
+    # at the preview and at the confirmation, not trusted from when it was chosen.
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

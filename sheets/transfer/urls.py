@@ -15,6 +15,11 @@ urlpatterns = [
     ),
     path("characters/<int:pk>/export/", views.character_export, name="character_export"),
     path(
+        "characters/<int:pk>/import/original/",
+        views.character_imported_file,
+        name="character_imported_file",
+    ),
+    path(
         "characters/<int:pk>/export/<slug:format_key>/",
         views.character_export_foundry,
         name="character_export_foundry",

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -25,7 +26,6 @@ from sheets.transfer.datapad import (
     ImportRefused,
     export_character,
     file_bytes,
-    import_character,
     too_large,
 )
 from sheets.transfer.formats import FormatRefused, NeedsMinimums, known
@@ -88,6 +88,8 @@ def character_export_foundry_preview(
 @login_required
 def character_import(request: HttpRequest) -> HttpResponse:
     error = ""
+    table_error = ""
+    table = request.POST.get("campaign", "")
     if request.method == "POST":
         upload = request.FILES.get("file")
         if upload is None:
@@ -103,20 +105,34 @@ def character_import(request: HttpRequest) -> HttpResponse:
                 # Another tool's file waits for its preview; Datapad's own imports at once.
                 if imports.foreign_reader(raw) is not None:
                     pending = imports.start_import(
-                        owner=request.user, raw=raw, filename=upload.name or ""
+                        owner=request.user, raw=raw, filename=upload.name or "", table=table
                     )
                     return redirect("character_import_preview", token=pending.token)
-                character = import_character(owner=request.user, raw=raw)
+                character = imports.import_datapad_file(owner=request.user, raw=raw, table=table)
             except (ImportRefused, FormatRefused) as refused:
                 error = str(refused)
+            except imports.TableRefused as refused:
+                table_error = refused.message
             else:
-                messages.success(request, f"Imported “{character.name}”.")
+                messages.success(request, _imported(character))
                 return redirect("character_sheet", pk=character.pk)
-    return render(
-        request,
-        "transfer/import.html",
-        {"error": error, "known": known()},
-        status=400 if error else 200,
+    context = {
+        "error": error,
+        "table_error": table_error,
+        "known": known(),
+        "tables": imports.tables_for(request.user).order_by("name", "pk"),
+        "chosen": table,
+    }
+    bad = bool(error or table_error)
+    return render(request, "transfer/import.html", context, status=400 if bad else 200)
+
+
+def _imported(character: Character) -> str:
+    if character.campaign is None:
+        return f"Imported “{character.name}”."
+    return (
+        f"Imported “{character.name}” to “{character.campaign.name}”: submit it for the GM's "
+        "review when it is ready."
     )
 
 
@@ -140,11 +156,18 @@ def character_import_preview(request: HttpRequest, token: str) -> HttpResponse:
             errors = imports.give_minimums(owner=request.user, token=token, fields=request.POST)
             if not errors:
                 return redirect("character_import_preview", token=token)
+        elif action == "table":
+            table = request.POST.get("campaign", "")
+            errors = imports.choose_table(owner=request.user, token=token, table=table)
+            if not errors:
+                return redirect("character_import_preview", token=token)
         elif action == "confirm":
             try:
                 character = imports.confirm_import(owner=request.user, token=token)
             except imports.PendingGone:
                 raise Http404("No such import: it was confirmed or cancelled.") from None
+            except imports.TableRefused as refused:
+                errors = {"campaign": refused.message}
             except (FormatRefused, NeedsMinimums) as refused:
                 error = (
                     f"Give the minimums of the species “{refused.species}” first."
@@ -152,7 +175,7 @@ def character_import_preview(request: HttpRequest, token: str) -> HttpResponse:
                     else str(refused)
                 )
             else:
-                messages.success(request, f"Imported “{character.name}”.")
+                messages.success(request, _imported(character))
                 return redirect("character_sheet", pk=character.pk)
         else:
             error = "Confirm or cancel the import."
@@ -166,6 +189,25 @@ def character_import_preview(request: HttpRequest, token: str) -> HttpResponse:
     }
     bad = bool(error or errors or shown.refusal)
     return render(request, "transfer/import_preview.html", context, status=400 if bad else 200)
+
+
+@require_GET
+@login_required
+def character_imported_file(request: HttpRequest, pk: int) -> HttpResponse:
+    """The file the character was imported from, as it came: for whoever reads the sheet's
+    history (its owner, its table's GMs), never a player reading a revealed NPC."""
+    character = character_for(request.user, pk, Need.RECORDS)[0]
+    kept = imports.imported_file_of(character)
+    if kept is None:
+        raise Http404("This character was not imported from another tool's file.")
+    # Every format Datapad reads is UTF-8 JSON (formats.parse); sent as a download, never
+    # shown in the page's origin.
+    response = HttpResponse(bytes(kept.raw), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        True, imports.download_name(kept.filename, character.name)
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 @require_GET
