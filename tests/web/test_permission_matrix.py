@@ -141,6 +141,10 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "character_sheet": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     "character_pdf": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     "character_export": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    # The file a character was imported from: whoever reads its history (the matrix's sheet
+    # is given one, _imported_original); co-GM, share link and API token in
+    # tests/transfer/test_import_original.py.
+    "character_imported_file": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     # The Foundry VTT actor (issue 29): whoever may export the character downloads it, the
     # same people as the JSON export; the matrix's sheet is SWd10, so its format is WoD20.
     "character_export_foundry": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
@@ -533,6 +537,18 @@ def _pending_import_token(w: World) -> str:
     return pending.token
 
 
+def _imported_original(w: World) -> int:
+    """Kira Dane as if imported from another tool's file, kept beside her; made once."""
+    from sheets.transfer.models import ImportedFile
+
+    raw = json.dumps({"Name": OWNER_SHEET, "Stats": _VALTHORON_ATTRIBUTES}).encode()
+    ImportedFile.objects.get_or_create(
+        character=w.kira,
+        defaults={"format": "swd6_sheet", "filename": "kira.json", "raw": raw, "size": len(raw)},
+    )
+    return w.kira.pk
+
+
 _VALTHORON_ATTRIBUTES = [
     {"Type": "Attribute", "Name": label, "Species": 6}
     for label in ("Dexterity", "Knowledge", "Mechanical", "Perception", "Strength", "Technical")
@@ -631,6 +647,8 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         return _scene_kwargs(name, w)
     if name == "character_import_preview":
         return {"token": _pending_import_token(w)}
+    if name == "character_imported_file":
+        return {"pk": _imported_original(w)}
     kira, table = w.kira.pk, w.table.pk
     return {
         "character_sheet": {"pk": kira},
