@@ -471,6 +471,45 @@ def hyperdrive_improvement(old: str, new: str) -> int:
         raise ValueError(f"no 1st-edition step from {old or 'none'} to {new}") from None
 
 
+HYPERDRIVE_KEY = "hyperdrive"
+
+
+def next_hyperdrive(old: str) -> str | None:
+    """The multiplier one level better than `old` on the charts (003:1044, 002:268-287), or
+    None past x1/2, from a multiplier the charts do not start at, or with no hyperdrive."""
+    for before, after in HYPERDRIVE_SP:
+        if before == old:
+            return after
+    return None
+
+
+def hyperdrive_step(vehicle: dict) -> tuple[str, str]:
+    """The next hyperdrive level of this vehicle and its price in words: 1E skill points
+    (003:1044) with credits and time by scale (003:1018-1026) and a technology roll counted
+    as for pips, each level one (our reading: 003:1060 grades a die code's pips); R&E the
+    chart's row for the old multiplier, priced on the original value (002:268-287)."""
+    old = vehicle["hyperdrive"]
+    new = next_hyperdrive(old)
+    if new is None:
+        why = "no hyperdrive" if not old else f"no charted step from {old}"
+        raise InvalidSheet(f"{HYPERDRIVE_KEY}: {why} (003:1044, 002:268-287).")
+    if vehicle["edition"] == EDITION_1E:
+        points = hyperdrive_improvement(old, new)
+        time, per_point, _ = IMPROVEMENT_SCALE[vehicle["scale"]]
+        already = vehicle["improved"].get(HYPERDRIVE_KEY, 0)
+        technology = TECH_DIFFICULTY[min(already, len(TECH_DIFFICULTY) - 1)]
+        return new, (
+            f"{points} skill points, {points * per_point:,} credits, {time}, "
+            f"{technology} technology roll (003:1044, 003:1060)"
+        )
+    index = list(HYPERDRIVE_SP).index((old, new))
+    step = modification(HYPERDRIVE_KEY, index + 1, vehicle["value"])
+    return new, (
+        f"{step.increase}, {step.difficulty}, {step.percent}% = {float(step.credits):,.0f} "
+        f"credits; a failure may damage the hyperdrive for good ({step.source})"
+    )
+
+
 # --- R&E: modifications and repairs priced as a percentage of value (002:155-414) --------------
 
 
@@ -678,6 +717,12 @@ def improvement_rows(vehicle: dict) -> list[dict]:
                     difficulty="no further step (002:264)" if chart in MODIFICATIONS else "",
                 )
         out.append(row)
+    if next_hyperdrive(vehicle["hyperdrive"]):
+        new, cost = hyperdrive_step(vehicle)
+        out.append(
+            {"key": HYPERDRIVE_KEY, "label": "Hyperdrive", "code": vehicle["hyperdrive"],
+             "next": new, "cost": cost}
+        )  # fmt: skip
     return out
 
 
@@ -731,7 +776,15 @@ def improve(vehicle: dict, key: str) -> tuple[dict, str]:
     """The vehicle with one pip bought on the code `key`, and what it cost in words: 1E in
     skill points, credits, time and the technology roll (003:1008-1066); R&E as the next
     step of its chart, never past +1D+2 above stock (002:262-264). The technology or repair
-    roll is the player's; this records a pip that held."""
+    roll is the player's; this records a pip that held. The hyperdrive moves one level
+    (`hyperdrive_step`)."""
+    if key == HYPERDRIVE_KEY:
+        data = validate_vehicle(vehicle)
+        old = data["hyperdrive"]
+        new, cost = hyperdrive_step(data)
+        data["hyperdrive"] = new
+        data["improved"][key] = data["improved"].get(key, 0) + 1
+        return validate_vehicle(data), f"Hyperdrive {old} → {new}: {cost}"
     code = code_named(vehicle, key)  # a destroyed weapon or an unknown code is refused
     parts = [int(p) if p.isdigit() else p for p in key.split(".")]
     data = validate_vehicle(vehicle)
@@ -766,6 +819,89 @@ def improve(vehicle: dict, key: str) -> tuple[dict, str]:
     node[parts[-1]] = DieCode.from_pips(pips_of(stored) + 1).format()
     data["improved"][key] = already + 1
     return validate_vehicle(data), f"{code.label} {stored} → {node[parts[-1]]}: {cost}"
+
+
+# --- ranges for additional weapons (1st edition, 003:466-487) -----------------------------------
+
+
+@dataclass(frozen=True)
+class WeaponRange:
+    key: str
+    group: str  # speeder-mounted, artillery, starfighter-mounted, capital ship-mounted
+    label: str
+    short: str  # meters, as the chart prints them
+    medium: str
+    long: str
+    source: str
+    note: str = ""
+
+    @property
+    def text(self) -> str:
+        return range_text(self)
+
+
+# The chart's columns lost their rows in the seed's text for starfighter weapons: five names
+# and short ranges, four medium and four long. Each printed medium and long range starts one
+# above the short (or medium) range before it, which places the first four rows; the proton
+# torpedoes' 500-15,000 short range leaves their medium and long ranges unprinted, and the
+# ion cannon's long 15,001-75,000 could as well be the torpedoes' medium (it starts at
+# 15,001 too). Neither is guessed: the torpedoes' are blank, the ion cannon's noted.
+_TORPEDO_NOTE = (
+    "Medium and long ranges are garbled in the seed (003:485): enter them from your book."
+)
+_ION_NOTE = "The seed's long range here could be the proton torpedoes' medium (003:485)."
+_RANGE_CHART = (
+    ("speeder", "Speeder-mounted", "003:481", (
+        ("light", "Light (1D-2D+)", "50-300", "301-500", "501-1,000"),
+        ("medium", "Medium (3D-4D+)", "50-300", "301-800", "801-1,500"),
+        ("heavy", "Heavy (5D+)", "50-400", "401-900", "901-2,000"),
+    )),
+    ("artillery", "Artillery", "003:483", (
+        ("light", "Light (1D-2D+)", "10-500", "501-2,000", "2,001-10,000"),
+        ("medium", "Medium (3D-4D+)", "20-600", "601-3,000", "3,001-16,000"),
+        ("heavy", "Heavy (5D+)", "50-600", "601-5,000", "5,001-25,000"),
+    )),
+    ("starfighter", "Starfighter-mounted", "003:485", (
+        ("blaster", "Blaster", "200-10,000", "10,001-20,000", "20,001-35,000"),
+        ("missiles", "Missiles", "250-4,000", "4,001-17,000", "17,001-30,000"),
+        ("laser", "Laser cannon", "200-5,000", "5,001-25,000", "25,001-50,000"),
+        ("ion", "Ion cannon", "5-5,000", "5,001-15,000", "15,001-75,000"),
+        ("torpedoes", "Proton torpedoes", "500-15,000", "", ""),
+    )),
+    ("capital", "Capital ship-mounted", "003:487", (
+        ("missiles", "Missiles", "3,000-25,000", "25,001-60,500", "60,001-125,000"),
+        ("turbolaser", "Turbolaser", "5,000-30,000", "30,001-70,000", "70,001-150,000"),
+        ("ion", "Ion cannon", "2,000-20,000", "20,001-50,000", "50,001-100,000"),
+        ("tractor", "Tractor beam", "1,000-10,000", "10,001-30,000", "30,001-60,000"),
+    )),
+)  # fmt: skip
+_RANGE_NOTES = {
+    "starfighter_torpedoes": _TORPEDO_NOTE,
+    "starfighter_ion": _ION_NOTE,
+    "capital_missiles": "As printed: medium ends at 60,500, long starts at 60,001 (003:487).",
+}
+WEAPON_RANGES: tuple[WeaponRange, ...] = tuple(
+    WeaponRange(
+        f"{group}_{key}",
+        group_label,
+        label,
+        short,
+        medium,
+        long,
+        source,
+        _RANGE_NOTES.get(f"{group}_{key}", ""),
+    )
+    for group, group_label, source, rows_ in _RANGE_CHART
+    for key, label, short, medium, long in rows_
+)
+WEAPON_RANGE_BY_KEY = {r.key: r for r in WEAPON_RANGES}
+WEAPON_RANGES_SOURCE = "003:466-487"
+
+
+def range_text(entry: WeaponRange) -> str:
+    """A weapon row's range filled from its category, the way the books write ranges
+    (short/medium/long, in meters); an unprinted band stays "?" for the table to fill."""
+    return "/".join(band or "?" for band in (entry.short, entry.medium, entry.long))
 
 
 # --- die caps against another scale (1st edition, 003:618-647) ----------------------------------

@@ -73,6 +73,7 @@ class Field:
     kind: str  # "text", "number", "flag", "choice", "long"
     choices: tuple[tuple[str, str], ...] = ()
     error: str = ""
+    suggestions: str = ""  # the id of a <datalist> offering values (a weapon's range)
 
 
 @dataclass
@@ -94,7 +95,17 @@ def _field(system: str, path: str, key: str, value: Any, errors: dict, group: st
     else:
         kind = "long" if key in LONG_TEXT else "text"
     label = LABELS.get(key, key.replace("_", " ").capitalize())
-    return Field(path, label, value, kind, choices, errors.get(path, ""))
+    offered = RANGES_LIST if system == "weg_d6" and (group, key) == ("weapons", "range") else ""
+    return Field(path, label, value, kind, choices, errors.get(path, ""), offered)
+
+
+# A vehicle weapon's range filled from its category (003:466-487), offered beside the field.
+RANGES_LIST = "weg-weapon-ranges"
+
+
+def range_chart(system: str) -> tuple[weg.WeaponRange, ...]:
+    """The 1E chart of ranges for additional weapons, for a WEG vehicle's weapon rows."""
+    return weg.WEAPON_RANGES if system == "weg_d6" else ()
 
 
 def fields(system: str, data: dict, errors: dict) -> list[Field]:

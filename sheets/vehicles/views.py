@@ -124,6 +124,8 @@ def _sheet_context(request: HttpRequest, vehicle: Vehicle, can_edit: bool, error
         "damage_fields": damage_fields,
         "tables": tables,
         "derived": state.derived(vehicle.system, data),
+        "range_chart": state.range_chart(vehicle.system),
+        "ranges_list": state.RANGES_LIST,
     }
 
 
