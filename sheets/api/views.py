@@ -9,7 +9,9 @@ cookie, so no page's session can be ridden by another site (and needs no CSRF to
 
 Each token is throttled (settings.API_REQUESTS_PER_MINUTE; 429 with Retry-After past it).
 django-ninja writes the OpenAPI document from the schemas (/api/openapi.json) and serves
-its docs page (/api/docs) from this server's static files.
+its docs page (/api/docs) from this server's static files. /api/ itself answers a JSON
+index of the operations, drawn from that document; any other address under /api/ a JSON
+404 (sheets/api/urls.py), never the site's HTML page.
 """
 
 from __future__ import annotations
