@@ -202,6 +202,7 @@ class GearStep:
     part: str = ""  # armor: "physical" or "energy"
     dexterity: int = 0  # armor, 1E: the pip of Dexterity the wearer loses (003:1034)
     keeps_dexterity: bool = False  # 1E: the Dexterity pip bought back with it (003:1036)
+    waiting: bool = False  # R&E: this item had its roll this month (002:266)
 
     @property
     def key(self) -> str:

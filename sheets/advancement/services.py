@@ -2286,9 +2286,10 @@ def gear_steps(character: Character) -> list:
     if character.system != "weg_d6" or character.sheet.get("stage") != Stage.PLAY:
         return []
     sheet, settings = character.sheet, _settings(character)
-    return weg_gear.weapon_steps(sheet) + weg_gear.armor_steps(
+    steps = weg_gear.weapon_steps(sheet) + weg_gear.armor_steps(
         sheet, _gear_bought(character), settings
     )
+    return [replace(step, waiting=_rolled_this_month(character, step, settings)) for step in steps]
 
 
 def _gear_step(character: Character, chosen: str, value: Any, worker: Any, settings: dict):

@@ -107,6 +107,9 @@ def test_r_and_e_allows_one_modification_roll_an_item_until_the_adventure_ends(
     again = _post(client, player, hero, weapon="0", value="500")
     assert again.status_code == 400 and "One modification roll a month" in again.content.decode()
     assert LedgerEntry.objects.filter(character=hero, trait="gear.weapon.0").count() == 1
+    page = client.get(reverse("character_ledger", args=[hero.pk])).content.decode()
+    weapon_line = page.split('id="gear-0"')[1].split("</li>")[0]
+    assert "rolled this month" in weapon_line and "<button" not in weapon_line
     # Another item is another roll; the armor's own month starts now.
     assert _post(client, player, hero, weapon="armor.1.physical", value="400").status_code == 302
     hero = _fresh(hero)
