@@ -509,7 +509,10 @@ def purchase(
                 user,
                 f"Bought {row.label} {from_shown} → {to_shown} for {paid}: in training for "
                 f"{trained.length}, {from_shown} until it ends",
-                sheet=advancement.without_earned(advancement.while_training(sheet, bought)),
+                # The sheet as stored, not as priced: its own teacher stays.
+                sheet=advancement.without_earned(
+                    advancement.while_training(character.sheet, bought)
+                ),
                 trait=trait,
                 **line,
             )
@@ -851,7 +854,7 @@ def _record_training(
     """Write what the GM decided: the raises of the trainings that ended, the sheet and
     one revision, then the trainings themselves (the caller holds the row lock)."""
     ended = [found for found in changed if found.finished and found.waiting]
-    sheet, rolls, words = _end_trainings(character, user, ended, rng) if ended else (None, [], [])
+    sheet, outcomes = _end_trainings(character, user, ended, rng) if ended else (None, [])
     before = revision_state(character)
     fields = ["version", "updated_at"]
     if sheet is not None:
@@ -859,66 +862,53 @@ def _record_training(
         fields.append("sheet")
     character.version += 1
     character.save(update_fields=fields)
-    told = "; ".join([summary, *words])
+    told = "; ".join([summary, *(outcome.words for outcome in outcomes)])
     record_revision(character, user, f"{told}: {why}" if why else told, before)
-    for found in ended:
-        found.ended_version = character.version
-    for found, log, refund in rolls:
-        entry = found.entry
-        entry.roll = log
-        entry.unchanged = refund > 0
-        entry.save(update_fields=["roll", "unchanged"])
-        if refund:
-            # Half the price back (002:53), as its own line: the purchase stays as paid, so
-            # its undo gives back only what is left of it.
-            found.refunded = refund
-            _entry_for(
-                character,
-                author=user,
-                campaign_id=character.campaign_id,
-                version=character.version,
-                adventure=character.adventure,
-                unit=unit_of(character),
-                kind=Kind.REFUND,
-                amount=refund,
-                trait=entry.trait,
-                trait_label=entry.trait_label,
-                from_value=entry.to_value,
-                to_value=entry.from_value,
-                reason=f"Training ended, {log.summary}"[:REASON_MAX],
-                roll=log,
-            )
+    for outcome in outcomes:
+        _book_end(character, user, outcome)
     Training.objects.bulk_update(
         changed, ["days", "days_done", "finished", "note", "ended_version", "refunded"]
     )
 
 
+@dataclass
+class _Ended:
+    """What the end of one training did: its raise written (`roll` the improvement roll
+    made, `refund` what a lost roll gave back), or `dropped` with the reason it no longer
+    fits the sheet."""
+
+    training: Training
+    words: str
+    roll: RollEntry | None = None
+    refund: int = 0
+    dropped: str = ""
+
+
 def _end_trainings(character: Character, user: AbstractBaseUser, ended: list[Training], rng):
-    """The sheet once the raises these trainings held are written, oldest first; the
-    improvement rolls made (with the points each gave back, 0 when it improved) and the
-    revision's words. Refused, naming the raise, when one no longer fits the sheet."""
+    """The sheet once the raises these trainings held are written, oldest first, and what
+    each end did. A raise that no longer fits the sheet (the GM corrected the value
+    meanwhile) is not written: its purchase is undone, every point back."""
     ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
     settings = _settings(character)
     sheet = advancement.with_ledger(character.sheet, figures(character))
-    rolls, words = [], []
+    outcomes = []
     for found in ended:
         entry = found.entry
         change = f"{entry.trait_label} {entry.from_value} → {entry.to_value}"
         try:
             raised = advancement.trained(sheet, entry.trait, found.new_value, settings)
         except InvalidEdit as refused:
-            raise LedgerRefused(
-                f"{character.name}: {change} cannot be written now ({refused.message}). "
-                "Undo its purchase (the points come back) or correct the value first.",
-                "training",
-            ) from None
+            sheet = _forgotten(ruleset, advancement, sheet, entry.trait, settings)
+            words = f"{change} not written ({refused.message}): {-entry.amount} {entry.unit} back"
+            outcomes.append(_Ended(found, words, dropped=refused.message))
+            continue
         price = -entry.amount - found.extra
         rolled = _improvement_roll(
             advancement, sheet, entry.trait, found.new_value, price, settings, rng
         )
         if rolled is None:
             sheet = raised
-            words.append(f"{change} trained")
+            outcomes.append(_Ended(found, f"{change} trained"))
             continue
         line = {
             "trait_label": entry.trait_label,
@@ -930,16 +920,68 @@ def _end_trainings(character: Character, user: AbstractBaseUser, ended: list[Tra
         sheet, line = _rolled(
             character, user, advancement, sheet, raised, entry.trait, line, rolled
         )
+        refund = 0
         if line["unchanged"]:
             # The roll kept the old code: the raise leaves the window as if never bought.
-            try:
-                for key, raw in advancement.forget_edits(entry.trait):
-                    sheet = ruleset.apply_edit(sheet, key, raw, settings)
-            except InvalidEdit as refused:
-                raise LedgerRefused(refused.message, "training") from None
-        rolls.append((found, line["roll"], rolled.refund if line["unchanged"] else 0))
-        words.append(f"{change} trained, {_words(advancement, sheet, entry.trait, rolled)}")
-    return advancement.without_earned(sheet), rolls, words
+            sheet = _forgotten(ruleset, advancement, sheet, entry.trait, settings)
+            refund = rolled.refund
+        words = f"{change} trained, {_words(advancement, sheet, entry.trait, rolled)}"
+        outcomes.append(_Ended(found, words, roll=line["roll"], refund=refund))
+    return advancement.without_earned(sheet), outcomes
+
+
+def _forgotten(ruleset, advancement, sheet: dict, trait: str, settings: dict) -> dict:
+    try:
+        for key, raw in advancement.forget_edits(trait):
+            sheet = ruleset.apply_edit(sheet, key, raw, settings)
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, "training") from None
+    return sheet
+
+
+def _book_end(character: Character, user: AbstractBaseUser, outcome: _Ended) -> None:
+    """The ledger's lines of one training's end, at the version that wrote it."""
+    found, entry = outcome.training, outcome.training.entry
+    common = {
+        "author": user,
+        "campaign_id": character.campaign_id,
+        "version": character.version,
+        "adventure": character.adventure,
+        "unit": unit_of(character),
+        "trait": entry.trait,
+        "trait_label": entry.trait_label,
+        "from_value": entry.to_value,
+        "to_value": entry.from_value,
+    }
+    if outcome.dropped:
+        found.note = f"Not written: {outcome.dropped}"[:500]
+        _entry_for(
+            character,
+            kind=Kind.REFUND,
+            amount=-entry.amount,
+            reason=f"Training ended, the raise no longer fits: {outcome.dropped}"[:REASON_MAX],
+            undoes=entry,
+            **common,
+        )
+        return
+    found.ended_version = character.version
+    if outcome.roll is None:
+        return
+    entry.roll = outcome.roll
+    entry.unchanged = outcome.refund > 0
+    entry.save(update_fields=["roll", "unchanged"])
+    if outcome.refund:
+        # Half the price back (002:53), as its own line: the purchase stays as paid, so its
+        # undo gives back only what is left of it.
+        found.refunded = outcome.refund
+        _entry_for(
+            character,
+            kind=Kind.REFUND,
+            amount=outcome.refund,
+            reason=f"Training ended, {outcome.roll.summary}"[:REASON_MAX],
+            roll=outcome.roll,
+            **common,
+        )
 
 
 def _days(raw: Any, *, minimum: int) -> int:

@@ -49,7 +49,7 @@ from rulesets.core import InvalidEdit, InvalidSheet
 from rulesets.core.compendium import InvalidEntry, find_kind, validate_entry
 from rulesets.core.parsing import printable, storable
 from rulesets.registry import SYSTEMS, get_ruleset
-from sheets.advancement.models import LedgerEntry
+from sheets.advancement.models import LedgerEntry, Training
 from sheets.characters.models import Character
 from sheets.characters.services import NAME_MAX_LENGTH, clean_name
 from sheets.compendium.models import Book, CompendiumEntry, EntryVersion
@@ -132,7 +132,7 @@ def too_large(size: int) -> ImportRefused:
 def _full_export(character: Character) -> dict[str, Any]:
     """The whole file: every revision, however many."""
     revisions = character.revisions.select_related("author").order_by("version")
-    entries = list(character.ledger.select_related("author").order_by("pk"))
+    entries = list(character.ledger.select_related("author", "training").order_by("pk"))
     number = {entry.pk: index for index, entry in enumerate(entries, start=1)}
     return {
         "format": FORMAT,
@@ -161,6 +161,8 @@ def _full_export(character: Character) -> dict[str, Any]:
                 "adventure": entry.adventure,
                 "pending": entry.pending,
                 "carried": entry.carried,
+                "unchanged": entry.unchanged,
+                "training": _training_of(entry),
             }
             for entry in entries
         ],
@@ -181,6 +183,33 @@ def _full_export(character: Character) -> dict[str, Any]:
         "entries": _entries_of(character),
         "exported_at": timezone.now().isoformat(timespec="seconds"),
     }
+
+
+# What a WEG purchase's training keeps (a raise waiting for its end among them).
+TRAINING_FIELDS = (
+    "days",
+    "full_days",
+    "minimum_days",
+    "extra",
+    "unit",
+    "taught",
+    "explanation",
+    "source",
+    "days_done",
+    "finished",
+    "note",
+    "holds_raise",
+    "new_value",
+    "ended_version",
+    "refunded",
+)
+
+
+def _training_of(entry: LedgerEntry) -> dict | None:
+    found = getattr(entry, "training", None)
+    if found is None:
+        return None
+    return {name: getattr(found, name) for name in TRAINING_FIELDS}
 
 
 def _entries_of(character: Character) -> list[dict]:
@@ -632,12 +661,19 @@ def _store_ledger(character: Character, ledger: list[dict]) -> None:
             **{
                 key: value
                 for key, value in item.items()
-                if key not in ("id", "undoes", "author", "created_at")
+                if key not in ("id", "undoes", "author", "created_at", "training")
             },
             # The file's author is a name from elsewhere, no account here: none is kept.
             # Its points count at a table once that table's GM accepts them.
             imported=True,
         )
+        if item.get("training") is not None:
+            Training.objects.create(
+                entry=stored[item["id"]],
+                character=character,
+                trait_label=item["trait_label"],
+                **item["training"],
+            )
     # created_at is set on creation; the file's dates are put back afterwards.
     for item in ledger:
         stored[item["id"]].created_at = item["created_at"]

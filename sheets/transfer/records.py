@@ -255,6 +255,40 @@ def _check_undoes(value: Any) -> Any:
     return value
 
 
+def _check_version(value: Any) -> Any:
+    if value is not None and (type(value) is not int or not 1 <= value <= MOST_AMOUNT):
+        raise _fault("version", "expected a version of the history, or null")
+    return value
+
+
+class TrainingRecord(Part):
+    """The training a purchase needs (WEG), as the ledger keeps it: a raise that waits for
+    its end (`holds_raise`) reaches the sheet only then, so a file without it would have
+    paid for a raise that never comes."""
+
+    days: whole(0, MOST_AMOUNT)
+    full_days: whole(0, MOST_AMOUNT)
+    minimum_days: whole(0, MOST_AMOUNT)
+    extra: whole(0, MOST_AMOUNT) = 0
+    unit: text(10) = "day"
+    taught: flag() = False
+    explanation: text(500) = ""
+    source: text(40) = ""
+    days_done: whole(0, MOST_AMOUNT) = 0
+    finished: flag() = False
+    note: text(500) = ""
+    holds_raise: flag() = False
+    new_value: whole(0, MOST_AMOUNT) = 0
+    ended_version: Annotated[
+        int | None,
+        BeforeValidator(_check_version),
+        WithJsonSchema(
+            {"type": ["integer", "null"], "minimum": 1, "description": "the version it ended at"}
+        ),
+    ] = None
+    refunded: whole(0, MOST_AMOUNT) = 0
+
+
 class EntryRecord(Part):
     """One entry of the ledger, as `export_character` writes it."""
 
@@ -286,6 +320,9 @@ class EntryRecord(Part):
             {"type": "boolean", "description": "carries over what the sheet held before its ledger"}
         ),
     ] = False
+    # WEG: the attribute improvement roll kept the old code (002:53).
+    unchanged: flag() = False
+    training: TrainingRecord | None = None
 
 
 def describe(error: ValidationError, most: int = 3) -> str:

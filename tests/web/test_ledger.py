@@ -350,12 +350,15 @@ def test_weg_force_skills_cost_double_without_a_teacher_and_the_teacher_is_recor
 
 def test_weg_one_pip_per_skill_between_adventures(player):
     character = _finished(player, "weg_d6")
+    # Used in the last adventure, Dodge trains not at all (002:43): the raise counts at once
+    # and the one-pip rule (002:39) is what refuses the second.
     ledger.award(user=player, character_id=character.pk, amount="100", reason="S")
     ledger.purchase(
         user=player,
         character_id=character.pk,
         trait="skill.dodge",
         expected_version=_fresh(character).version,
+        used="yes",
     )
     with pytest.raises(LedgerRefused, match="one pip"):
         ledger.purchase(
@@ -363,6 +366,7 @@ def test_weg_one_pip_per_skill_between_adventures(player):
             character_id=character.pk,
             trait="skill.dodge",
             expected_version=_fresh(character).version,
+            used="yes",
         )
     ledger.end_adventure_alone(
         user=player, character_id=character.pk, expected_version=_fresh(character).version
@@ -372,6 +376,7 @@ def test_weg_one_pip_per_skill_between_adventures(player):
         character_id=character.pk,
         trait="skill.dodge",
         expected_version=_fresh(character).version,
+        used="yes",
     )
     _agree(character)
 

@@ -1,7 +1,10 @@
 """WEG R&E: buying an attribute pip makes the improvement roll on the server (002:51-53):
 the new code against the GM's roll of the species maximum, a tie to the character, with the
 table's Wild Die. The roll goes to the table's log; a failure leaves the attribute and
-keeps only half the price, on one ledger entry whose undo returns the balance."""
+keeps only half the price, on one ledger entry whose undo returns the balance.
+
+These are the reading "at once" (`training_counts`): the roll is made at purchase. Under the
+default it is made when the training ends (test_ledger_training_waits.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from rulesets.weg_d6 import SETTINGS, costs, demo_sheet
 from sheets.advancement import services as ledger
 from sheets.advancement.figures import figures
 from sheets.advancement.models import LedgerEntry
+from sheets.campaigns.models import Campaign
 from sheets.campaigns.services import (
     campaign_create,
     campaign_join,
@@ -30,6 +34,7 @@ from sheets.rolls.models import RollEntry
 pytestmark = pytest.mark.django_db
 
 HUMAN_DEXTERITY_MAX = 12  # 4D, the human maximum the demo's species carries
+AT_ONCE = {"training_counts": "at_once"}
 
 
 def _fresh(character: Character) -> Character:
@@ -45,8 +50,10 @@ def _balance(character: Character) -> int:
 
 def _in_play(owner, gm=None, *, award=60) -> Character:
     character = character_create(owner=owner, name="Dash", system="weg_d6", sheet=demo_sheet())
+    Character.objects.filter(pk=character.pk).update(rule_settings=AT_ONCE)
     if gm is not None:
         campaign = campaign_create(user=gm, name="Ord Mantell", system="weg_d6")
+        Campaign.objects.filter(pk=campaign.pk).update(rule_settings=AT_ONCE)
         link = invitation_create(user=gm, campaign_id=campaign.pk)
         campaign_join(user=owner, token=link.token)
         character_bring(user=owner, campaign_id=campaign.pk, character_id=character.pk)

@@ -53,8 +53,17 @@ def test_the_log_entry_of_an_improvement_roll_holds_its_exact_odds(client, playe
         character_id=dash.pk,
         trait="attr.dexterity",
         expected_version=_fresh(dash).version,
+    )
+    # The roll is made when the training ends (the reading `training_counts`, 002:43-55).
+    ledger.train(
+        user=gm,
+        character_id=dash.pk,
+        action="done",
+        training_id=entry.training.pk,
+        expected_version=_fresh(dash).version,
         rng=random.Random(4),
     )
+    entry.refresh_from_db()
     roll = RollEntry.objects.get(pk=entry.roll_id)
     # Dexterity 3D+1 → 3D+2 (11 pips) against the human maximum 4D (12), a 1 a complication.
     chance = chance_at_most(11, 12, "complication")

@@ -63,10 +63,24 @@ def test_a_master_with_three_codes_at_7d_teaches_a_character_without_a_template(
     kell = _pupil(player)
     entry = _learn(player, kell, MASTER)
     assert entry.teacher == "Master Ood (Control 7D)"
+    found = Training.objects.get(entry=entry)
+    assert found.days == 70  # ten weeks (003:1762)
+    # Learned when the ten weeks end (the reading `training_counts`): 0D until then.
+    assert _fresh(kell).sheet["force"]["control"] == 0
+    _done(player, kell, found)
     assert _fresh(kell).sheet["force"]["control"] == 3  # 1D (003:1764)
-    assert Training.objects.get(entry=entry).days == 70  # ten weeks (003:1762)
     # The sheet keeps its own teacher: the codes were the purchase's.
     assert _fresh(kell).sheet["teacher"]["control"] == 0
+
+
+def _done(user, character, found):
+    ledger.train(
+        user=user,
+        character_id=character.pk,
+        action="done",
+        training_id=found.pk,
+        expected_version=_fresh(character).version,
+    )
 
 
 @pytest.mark.parametrize(
@@ -125,6 +139,7 @@ def test_the_ledger_page_asks_for_the_teachers_codes_and_refuses_beside_them(cli
         },
     )
     assert response.status_code == 302
+    _done(player, kell, Training.objects.get(character=kell))
     assert _fresh(kell).sheet["force"]["control"] == 3
 
 

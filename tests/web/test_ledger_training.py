@@ -87,6 +87,9 @@ def test_a_skill_bought_with_a_teacher_trains_a_day_per_point(player):
     found = Training.objects.get(entry=entry)
     assert (found.days, found.taught, found.minimum_days) == (points, True, 1)  # 002:43
     assert "(002:43)" in found.explanation
+    # The raise counts when the training ends (the reading `training_counts`).
+    assert _blaster(dash) == blaster
+    _train(player, dash, "pass", days=str(found.days))
     assert _blaster(dash) == blaster + 1
 
 
@@ -186,6 +189,8 @@ def test_1e_learning_a_force_skill_takes_ten_weeks_less_a_week_per_skill_point(p
     found = Training.objects.get(entry=entry)
     assert (found.full_days, found.days, found.minimum_days) == (70, 42, 7)  # 003:1762
     assert _balance(dash) == start - 4
+    assert _fresh(dash).sheet["force"]["sense"] == 0  # learned when the six weeks end
+    _train(player, dash, "pass", days="42")
     assert _fresh(dash).sheet["force"]["sense"] == 3  # 1D once learned (003:1764)
 
 
@@ -255,7 +260,7 @@ def test_the_sheet_shows_what_is_in_training(client, player):
     page = client.get(reverse("character_sheet", args=[dash.pk])).content.decode()
     listed = page.split('id="weg-training"')[1].split("</ul>")[0]
     days = Training.objects.get(entry=entry).days
-    assert f"Blaster → {entry.to_value}: {days} of {days} in-game day" in listed
+    assert f"Blaster {entry.from_value} → {entry.to_value}: 0 of {days} in-game day" in listed
     ledger.undo(
         user=player, character_id=dash.pk, entry_id=entry.pk, expected_version=_fresh(dash).version
     )

@@ -32,6 +32,7 @@ from sheets.characters.services import EditRefused, character_apply_edits, chara
 from sheets.history.models import Revision
 from sheets.history.services import RestoreRefused, character_restore
 from sheets.rolls.models import RollEntry
+from sheets.transfer.datapad import export_character, file_bytes, import_character
 
 pytestmark = pytest.mark.django_db
 
@@ -419,3 +420,43 @@ def test_a_purchase_then_its_undo_leave_balance_and_sheet_as_they_were(
     _undo(player, dash, entry)
     assert _balance(dash) == start
     assert _fresh(dash).sheet == before.sheet
+
+
+def test_a_raise_in_training_travels_with_the_character_file(player):
+    dash = _in_play(player)
+    entry = _buy(player, dash, teacher="Tobbo")
+    _train(player, dash, "pass", days="1")
+    copy = import_character(owner=player, raw=file_bytes(export_character(_fresh(dash))))
+    found = Training.objects.get(character=copy)
+    mine = Training.objects.get(entry=entry)
+    assert (found.days, found.days_done, found.taught, found.new_value) == (
+        mine.days,
+        mine.days_done,
+        True,
+        mine.new_value,
+    )
+    assert found.waiting and found.entry.to_value == entry.to_value
+    _train(player, copy, "pass", days=str(found.days))
+    assert _fresh(copy).sheet["skills"]["blaster"] == _fresh(dash).sheet["skills"]["blaster"] + 1
+
+
+def test_a_raise_the_gm_overtook_meanwhile_is_not_written_and_its_points_come_back(player, gm):
+    dash = _in_play(player, _table(gm), gm=gm)
+    start = _balance(dash)
+    entry = _buy(player, dash)  # Blaster 5D+1 → 5D+2, in training
+    ledger.correct_trait(
+        user=gm,
+        character_id=dash.pk,
+        trait="skill.blaster",
+        value="6D",
+        reason="Noted wrong at creation",
+        expected_version=_fresh(dash).version,
+    )
+    found = Training.objects.get(entry=entry)
+    _train(gm, dash, "done", training_id=found.pk)
+    assert _fresh(dash).sheet["skills"]["blaster"] == 18  # 6D, as the GM set it
+    refund = LedgerEntry.objects.get(undoes=entry)
+    assert refund.amount == -entry.amount and "no longer fits" in refund.reason
+    assert _balance(dash) == start
+    found.refresh_from_db()
+    assert found.finished and found.ended_version is None and "Not written" in found.note

@@ -58,22 +58,32 @@ def _at_table(player, gm, system: str) -> Character:
     return _fresh(character)
 
 
-def _buy_cheapest(player, character: Character, *, skill: bool = False) -> LedgerEntry:
+def _buy_cheapest(player, character: Character, *, gm, skill: bool = False) -> LedgerEntry:
     """Buy the cheapest raise; with `skill`, of a skill (an O.R.E. Willpower raise also
-    moves the player's current Willpower, which a GM's restore may not set)."""
+    moves the player's current Willpower, which a GM's restore may not set). A WEG raise
+    that trains reaches the sheet when its training ends: the GM marks it done."""
     quotes = [
         q
         for q in ledger.quotes(_fresh(character))
         if not skill or q.trait.startswith(("skill.", "abil."))
     ]
     quote = min(quotes, key=lambda q: (q.cost.amount, q.trait))
-    return ledger.purchase(
+    entry = ledger.purchase(
         user=player,
         character_id=character.pk,
         trait=quote.trait,
         expected_version=_fresh(character).version,
         reason="Trained with the crew",
     )
+    for found in ledger.in_training(_fresh(character)):
+        ledger.train(
+            user=gm,
+            character_id=character.pk,
+            action="done",
+            training_id=found.pk,
+            expected_version=_fresh(character).version,
+        )
+    return entry
 
 
 def _value_of(character: Character, trait: str):
@@ -100,7 +110,7 @@ def _restore(client, character: Character, version: int, **extra: str):
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_a_player_cannot_restore_a_raise_whose_purchase_was_undone(client, player, gm, system):
     character = _at_table(player, gm, system)
-    bought = _buy_cheapest(player, character)
+    bought = _buy_cheapest(player, character, gm=gm)
     with_the_raise = _fresh(character).version
     refund = ledger.undo(
         user=player,
@@ -140,7 +150,7 @@ def test_a_player_cannot_undo_the_gms_correction_by_restoring_the_version_before
     client, player, gm, system
 ):
     character = _at_table(player, gm, system)
-    bought = _buy_cheapest(player, character)
+    bought = _buy_cheapest(player, character, gm=gm)
     raised = _fresh(character)
     lower = bought.from_value if system == "weg_d6" else str(_value_of(raised, bought.trait) - 1)
     correction = ledger.correct_trait(
@@ -172,7 +182,7 @@ def test_the_gm_may_restore_a_corrected_value_with_the_entries_that_price_it(
     client, player, gm, system
 ):
     character = _at_table(player, gm, system)
-    bought = _buy_cheapest(player, character, skill=True)
+    bought = _buy_cheapest(player, character, gm=gm, skill=True)
     raised = _fresh(character)
     lower = bought.from_value if system == "weg_d6" else str(_value_of(raised, bought.trait) - 1)
     ledger.correct_trait(
@@ -211,7 +221,7 @@ def test_the_gm_may_restore_a_corrected_value_with_the_entries_that_price_it(
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_gm_may_restore_a_value_free_leaving_the_balance_as_it_was(client, player, gm, system):
     character = _at_table(player, gm, system)
-    bought = _buy_cheapest(player, character, skill=True)
+    bought = _buy_cheapest(player, character, gm=gm, skill=True)
     with_the_raise = _fresh(character).version
     ledger.undo(
         user=gm,
