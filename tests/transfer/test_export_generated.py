@@ -178,3 +178,15 @@ def test_a_generated_weg_sheet_comes_back_less_exactly_what_its_od6s_file_lists(
 @given(swd10_sheets())
 def test_a_generated_swd10_sheet_comes_back_less_exactly_what_its_wod20_file_lists(sheet):
     check(foundry_wod20_export, "wod20_model.json", sheet)
+
+
+def test_a_species_picked_from_the_compendium_goes_to_od6s_with_its_words_listed_as_lost():
+    sheet = weg_demo.demo_sheet()
+    sheet["species"] = "custom"
+    sheet["custom_species"] |= {
+        "name": "Dune folk",
+        "compendium": {"kind": "species", "ref": "b1", "version": 2},
+        "special_abilities": ["Sees in the dark"],
+        "story_factors": ["Keeps to the clan"],
+    }
+    check(foundry_od6s_export, "od6s_model.json", validate_weg(sheet))

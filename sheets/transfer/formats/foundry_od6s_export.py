@@ -196,14 +196,23 @@ def _whole_sheet(sheet: dict, out: Export, npc: bool) -> None:
             "custom_species",
         )
     elif sheet["species"] == CUSTOM_SPECIES:
-        changed = [
-            key for key in custom if key != "name" and custom[key] != blank["custom_species"][key]
-        ]
-        if changed:
+        # A picked species carries keys a blank sheet leaves out (its compendium mark, its
+        # special abilities and story factors): absent there means not the blank's.
+        plain = blank["custom_species"]
+        changed = [key for key in custom if key != "name" and custom[key] != plain.get(key)]
+        limits = [key for key in changed if key in plain]
+        words = [key for key in changed if key not in plain]
+        if limits:
             out.lose(
                 "the species' attribute limits and Move",
                 "an OD6S actor names its species only: it comes back with human limits",
-                *(f"custom_species.{key}" for key in changed),
+                *(f"custom_species.{key}" for key in limits),
+            )
+        if words:
+            out.lose(
+                "the species' compendium mark, special abilities and story factors",
+                "an OD6S actor names its species only",
+                *(f"custom_species.{key}" for key in words),
             )
 
 
