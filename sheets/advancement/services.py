@@ -46,6 +46,7 @@ from sheets.advancement.models import LedgerEntry, Training
 from sheets.characters.models import Character, Review
 from sheets.history.revisions import record_revision, revision_state
 from sheets.live.bus import roll_logged
+from sheets.npcs.handover import NpcRefused, npc_from_consumed
 from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
 from sheets.rolls.dice import dice_random
 from sheets.rolls.models import RollEntry
@@ -632,7 +633,9 @@ def pay_edit(
     waiting = _waiting_raises(character)
     if target in waiting:
         raise LedgerRefused(_still_training(waiting[target]), trait)
+    trained = None
     if hasattr(advancement, "training_of"):
+        # The sheet's buttons name no teacher: the sheet's own teacher flag says.
         taught = bool(sheet.get("teacher", {}).get("present"))
         trained = _training(advancement, sheet, target, amount, settings, taught=taught)
         if _holds(advancement, trained, settings):
@@ -648,16 +651,13 @@ def pay_edit(
             _start_training(entry, trained, new_value=new_value)
             return entry
     rolled = _improvement_roll(advancement, sheet, target, new_value, amount, settings, rng)
-    trained = None
     if rolled is not None:
         bought, line = _rolled(character, user, advancement, sheet, bought, target, line, rolled)
         if line["unchanged"]:
             summary = f"Tried {label} {from_value} → {to_value}: "
             summary += _words(advancement, sheet, target, rolled)
-    if hasattr(advancement, "training_of") and not line.get("unchanged"):
-        # The sheet's buttons name no teacher: the sheet's own teacher flag says.
-        taught = bool(sheet.get("teacher", {}).get("present"))
-        trained = _training(advancement, sheet, target, amount, settings, taught=taught)
+            # The attribute stays: there is nothing to train for.
+            trained = None
     entry = _write(
         character,
         user,
@@ -2259,8 +2259,6 @@ def dark_side(
 def _consumed(character: Character, user, rolled: RollEntry, why: str) -> None:
     """003:1708-1710: the character goes to the GM as an NPC (sheets/npcs), and the roll's
     line in the table's log says so; the player learns it there and by mail if asked."""
-    from sheets.npcs.services import NpcRefused, npc_from_consumed  # npcs reach back here
-
     try:
         npc_from_consumed(character=character, gm=user, why=why)
     except NpcRefused as refused:

@@ -460,3 +460,26 @@ def test_a_raise_the_gm_overtook_meanwhile_is_not_written_and_its_points_come_ba
     assert _balance(dash) == start
     found.refresh_from_db()
     assert found.finished and found.ended_version is None and "Not written" in found.note
+
+
+def test_the_table_s_house_rules_page_shows_the_reading(client, gm):
+    table = _table(gm)
+    client.force_login(gm)
+    page = client.get(reverse("campaign_settings", args=[table.pk])).content.decode()
+    assert "A raise that needs training counts" in page and "002:43-55" in page
+
+
+def test_the_sheet_s_advance_button_waits_for_the_training_too(player):
+    dash = _in_play(player)
+    start, before = _balance(dash), _fresh(dash)
+    character_apply_edits(
+        user=player,
+        character_id=dash.pk,
+        edits={"advance.attr.dexterity": "3D+2"},
+        expected_version=before.version,
+    )
+    entry = LedgerEntry.objects.get(character=dash, kind="purchase")
+    assert entry.amount == -30 and entry.roll_id is None
+    assert _balance(dash) == start - 30
+    assert _fresh(dash).sheet["attributes"]["dexterity"] == 10
+    assert Training.objects.get(entry=entry).waiting
