@@ -27,30 +27,20 @@ from rulesets.core.npcs import (
     quick_edits,
 )
 from rulesets.registry import get_ruleset
-from sheets.accounts.services import notify_after_commit
-from sheets.campaigns.models import Campaign, Role
+from sheets.campaigns.models import Campaign
 from sheets.characters.models import Character
 from sheets.characters.services import character_create, clean_name
 from sheets.compendium.models import Book
-from sheets.history.revisions import record_revision, revision_state
+from sheets.npcs.handover import NpcRefused
 from sheets.npcs.models import MinionGroup, MinionMember, Npc, Visibility
 from sheets.permissions import (
     book_entries,
     campaign_for,
-    campaign_role,
     minion_group_for,
     npc_for,
 )
 
 NPC_TEMPLATE = "npc_template"
-
-
-class NpcRefused(Exception):
-    """A write was refused, nothing stored: each message keyed by the form field it is about."""
-
-    def __init__(self, errors: Mapping[str, str]) -> None:
-        super().__init__("; ".join(errors.values()))
-        self.errors = dict(errors)
 
 
 class StaleNpc(Exception):
@@ -183,44 +173,6 @@ def npc_reveal(
         npc.visibility = visibility
         npc.version += 1
         npc.save(update_fields=["visibility", "version"])
-    return npc
-
-
-# What the table's players see of a character the Dark Side took: its name, as before.
-CONSUMED_VISIBILITY = Visibility.NAME
-
-
-def npc_from_consumed(*, character: Character, gm: AbstractBaseUser, why: str) -> Npc:
-    """Hand a player's character the Dark Side consumed to the table's GM as an NPC
-    (003:1708-1710: the template goes to the GM; the player makes a new character).
-
-    Called inside the caller's transaction with the character's row locked: the owner
-    becomes the GM who rolled, the sheet gets its NPC mark and a revision, and its former
-    player gets a mail if they asked for the GM's decisions. Refused at no table or by
-    anyone but one of its GMs; an NPC already is left as it is."""
-    if character.campaign_id is None:
-        raise NpcRefused({"dark_side": "Only a character at a table passes to its GM."})
-    if campaign_role(gm, character.campaign) is not Role.GM:
-        raise NpcRefused({"dark_side": "Only the table's GM takes a character over."})
-    existing = Npc.objects.filter(character=character).first()
-    if existing is not None:
-        return existing
-    former = character.owner
-    before = revision_state(character)
-    character.owner = gm
-    character.version += 1
-    character.save(update_fields=["owner", "version", "updated_at"])
-    record_revision(
-        character,
-        gm,
-        f"Consumed by the Dark Side (003:1708): from {former.get_username()} to the GM "
-        f"as an NPC; {why}"[:200],
-        before,
-    )
-    npc = Npc.objects.create(character=character, visibility=CONSUMED_VISIBILITY, created_by=gm)
-    if former.pk != gm.pk:
-        context = {"character": character, "campaign": character.campaign, "gm": gm}
-        notify_after_commit([former], "mail_on_decision", "npcs/notice_consumed.txt", context)
     return npc
 
 
