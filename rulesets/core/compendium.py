@@ -369,6 +369,16 @@ class BuiltinEntry:
         """Whether `source` is a line of a seed (else it is Datapad's default)."""
         return SEED_LINE.fullmatch(self.source) is not None
 
+    @property
+    def ref(self) -> str:
+        """How a sheet's compendium mark names this entry."""
+        return seed_ref(self.kind, self.slug)
+
+
+def seed_ref(kind: str, slug: str) -> str:
+    """The compendium mark's `ref` of a built-in entry: a table's own entries have others."""
+    return f"seed:{kind}:{slug}"
+
 
 def shown_source(source: str) -> str:
     """A catalog row's source as a player reads it: its seed line ("003:131", the first

@@ -22,6 +22,7 @@ from rulesets.core.compendium import (
     checkbox,
     choice,
     code,
+    entry_slug,
     group,
     line,
     lines,
@@ -30,10 +31,12 @@ from rulesets.core.compendium import (
     number,
     refuse_pick,
     rewrites,
+    seed_ref,
     text_lines,
 )
 from rulesets.core.diecode import DieCode
 from rulesets.core.rows import Stage
+from rulesets.weg_d6 import gear
 from rulesets.weg_d6.data import (
     ATTRIBUTES,
     CUSTOM_SPECIES,
@@ -490,9 +493,15 @@ def _range_text(ranges: Mapping[str, int | None]) -> str:
     return "/".join(str(ranges[band]) for band in ("short", "medium", "long") if ranges[band])
 
 
+# The seed's own vibroaxe: its damage is the table's reading of two seed lines (gear.py).
+_VIBROAXE_REF = seed_ref("weapon", entry_slug("Vibroaxe"))
+
+
 def _pick_weapon(sheet: dict, entry: dict, mark: dict, settings: Mapping) -> dict:
     if len(sheet["weapons"]) >= MAX_WEAPONS:
         raise refuse_pick(f"A sheet lists at most {MAX_WEAPONS} weapons.")
+    if mark["ref"] == _VIBROAXE_REF:
+        entry = dict(entry, damage=gear.vibroaxe_pips(settings))
     sheet["weapons"].append(_weapon_row(entry) | {"compendium": mark})
     return sheet
 

@@ -95,7 +95,7 @@ def builtin(system: str, kind: str, slug: str) -> BuiltinEntry | None:
 
 
 def seed_ref(entry: BuiltinEntry) -> str:
-    return f"seed:{entry.kind}:{entry.slug}"
+    return entry.ref
 
 
 # Which sheets use an entry -----------------------------------------------------------------

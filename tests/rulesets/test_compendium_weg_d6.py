@@ -274,3 +274,21 @@ def test_a_picked_species_carries_its_words_and_a_new_version_brings_its_own():
     assert refreshed["custom_species"]["story_factors"] == ["Distrusted in the Core Worlds"]
     assert "special_abilities" not in refreshed["custom_species"]
     assert weg_d6.validate_sheet(refreshed) == refreshed
+
+
+@pytest.mark.parametrize(
+    ("reading", "damage"),
+    [("chart", "STR+2D"), ("dedelin", "STR+1D+2")],  # 003:2704 and 003:2487
+)
+def test_the_seeds_vibroaxe_is_picked_with_the_tables_reading_of_its_damage(reading, damage):
+    axe = next(e for e in weg_d6.builtin_entries() if e.kind == "weapon" and e.slug == "vibroaxe")
+    settings = resolve_settings(weg_d6.SETTINGS, {"vibroaxe_damage": reading})
+    picked = weg_d6.pick_entry(blank(), "weapon", axe.ref, 1, axe.data, settings)
+    assert picked["weapons"][-1]["damage"] == damage
+
+
+def test_a_tables_own_vibroaxe_keeps_the_damage_its_gm_wrote():
+    axe = next(e for e in weg_d6.builtin_entries() if e.kind == "weapon" and e.slug == "vibroaxe")
+    settings = resolve_settings(weg_d6.SETTINGS, {"vibroaxe_damage": "dedelin"})
+    picked = weg_d6.pick_entry(blank(), "weapon", "campaign:1:7", 1, axe.data, settings)
+    assert picked["weapons"][-1]["damage"] == "STR+2D"
