@@ -6,9 +6,9 @@ app server.
 - Redis (REDIS_URL set, on a database other than PostgreSQL): pub/sub on the same channel.
 - SQLite: in-process only, so one process serves the streams (`make run`).
 
-An event is a wake-up call, never the data: `{"kind": "roll"|"sheet", "campaign": id,
-"character": id}`. A lost notification costs a delay, not an entry: every stream
-re-reads the database on its heartbeat too.
+An event is a wake-up call, never the data: `{"kind": "roll"|"sheet"|"scene_changed",
+"campaign": id, "character": id, "scene": id}`. A lost notification costs a delay, not an
+entry: every stream re-reads the database on its heartbeat too.
 """
 
 from __future__ import annotations
@@ -38,17 +38,25 @@ class Event:
     kind: str
     campaign: int | None = None
     character: int | None = None
+    scene: int | None = None
 
     def encode(self) -> str:
         return json.dumps(
-            {"kind": self.kind, "campaign": self.campaign, "character": self.character}
+            {
+                "kind": self.kind,
+                "campaign": self.campaign,
+                "character": self.character,
+                "scene": self.scene,
+            }
         )
 
     @classmethod
     def decode(cls, raw: str | bytes) -> Event | None:
         try:
             data = json.loads(raw)
-            return cls(str(data["kind"]), data.get("campaign"), data.get("character"))
+            return cls(
+                str(data["kind"]), data.get("campaign"), data.get("character"), data.get("scene")
+            )
         except (ValueError, KeyError, TypeError):
             return None
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import os
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
@@ -17,15 +19,22 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from rulesets.core.parsing import ascii_number
 from sheets.characters.layouts import Snapshot, drawn_swaps, edit_context, review_status
 from sheets.history.revisions import HistoryBroken, state_at
-from sheets.live.bus import HUB
-from sheets.live.services import CampaignSource, Cursor, News, SheetSource
+from sheets.live.bus import HUB, Event
+from sheets.live.services import (
+    CampaignSource,
+    Cursor,
+    Glance,
+    News,
+    SheetSource,
+    glance,
+)
 from sheets.permissions import character_for
 
 EVENT_STREAM = "text/event-stream"
@@ -73,6 +82,8 @@ def _frame(news: News) -> str:
         lines.append(f"id: {news.cursor}\nevent: roll\ndata: {news.roll}\n\n")
     if news.version is not None:
         lines.append(f"id: {news.cursor}\nevent: sheet\ndata: {news.version}\n\n")
+    if news.scene is not None:
+        lines.append(f"id: {news.cursor}\nevent: scene\ndata: {news.scene}\n\n")
     return "".join(lines)
 
 
@@ -110,14 +121,66 @@ def _opening_gate() -> asyncio.Semaphore:
     return gate
 
 
+# One read per event, table and visibility, shared by every stream of this process that
+# the event wakes (a table of 50 open pages: one read a roll, not 50). Keyed by the event
+# object itself, which the hub hands to every queue alike; the newest few are kept, so a
+# stream that lags reads for itself at worst.
+_GLANCES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+GLANCES_KEPT = 64
+
+
+def shared_glance(event: Event, kind: str, pk: int, gm: bool) -> asyncio.Future[Glance]:
+    """The one read of a table's rolls or a scene (`kind`, `pk`) as seen as a GM or not,
+    for `event`: started by the first stream that asks, awaited by the rest."""
+    loop = asyncio.get_running_loop()
+    kept = _GLANCES.get(loop)
+    if kept is None:
+        kept = _GLANCES[loop] = OrderedDict()
+    key = (id(event), kind, pk, gm)
+    found = kept.get(key)
+    if found is not None and found[0] is event:
+        return found[1]
+    task = loop.create_task(_read(glance, kind, pk, gm))
+    # The event is kept beside its read: while it lives, no other object takes its id.
+    kept[key] = (event, task)
+    while len(kept) > GLANCES_KEPT:
+        kept.popitem(last=False)
+    return task
+
+
+# Whether streams share their reads (the default). `make load` turns it off on a server of
+# its own (DATAPAD_LIVE_SHARED_READS=0): the one-read-a-viewer reference it measures the
+# shared reads against, in the same run.
+SHARING = os.environ.get("DATAPAD_LIVE_SHARED_READS", "1") != "0"
+
+
+async def _news(source, cursor: Cursor, event: Event | None) -> News:
+    """What is new for this stream: from the read shared by every stream the event woke
+    when it is a roll at a table or a change to a scene, else (a heartbeat, the sheet's
+    own version, a resync) read for this viewer alone through the selector."""
+    shared = source.shared(event) if event is not None and SHARING else None
+    if shared is not None:
+        try:
+            seen = await asyncio.shield(shared_glance(event, *shared))
+        except Exception:
+            # The shared read failed (the database away a moment): each reads for itself,
+            # and a viewer refused now ends its stream there.
+            seen = None
+        news = None if seen is None else source.news_from(seen, cursor)
+        if news is not None:
+            return news
+    return await _read(source.news, cursor)
+
+
 async def _events(source, cursor: Cursor) -> AsyncIterator[str]:
     # First the browser's reconnection delay (2 s after the stream ends).
     yield RETRY
     async with HUB.subscribe() as queue:
         ends = time.monotonic() + _seconds()
+        event = None
         while True:
             try:
-                news = await _read(source.news, cursor)
+                news = await _news(source, cursor, event)
             except Exception:
                 # Refused now (removed from the table, the sheet deleted): end the stream;
                 # the browser's reconnect is refused like the page.
@@ -184,7 +247,14 @@ async def sheet_stream(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 async def campaign_stream(request: HttpRequest, pk: int) -> HttpResponse:
-    return await _stream(request, CampaignSource, pk)
+    """The table's stream: its roll log's news; with ?scene=<id>, one of its scenes' instead
+    (a scene page: a frame when what its viewer sees of the scene changed)."""
+    if "scene" not in request.GET:
+        return await _stream(request, CampaignSource, pk)
+    scene = ascii_number(request.GET["scene"])
+    if scene is None:
+        raise Http404("No such scene.")
+    return await _stream(request, lambda user, pk: CampaignSource(user, pk, scene), pk)
 
 
 @require_GET

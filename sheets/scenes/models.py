@@ -75,6 +75,9 @@ class Participant(models.Model):
     position = models.PositiveIntegerField(default=0)
     # rulesets/core/initiative.Score.as_data(), or null before a roll.
     initiative = models.JSONField(null=True, blank=True)
+    # A vehicle's damage, shown by a GM to the players who may see the vehicle (its GMs
+    # always see it; a character's wounds are its player's alone, never shown here).
+    shown = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["position", "pk"]

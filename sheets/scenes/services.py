@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Q
+from django.utils.crypto import salted_hmac
 
 from rulesets.core import InvalidEdit, resolve_settings
 from rulesets.core.initiative import (
@@ -43,7 +44,7 @@ from sheets.characters.services import (
     clean_name,
 )
 from sheets.live.bus import Event, publish, roll_logged
-from sheets.npcs.models import MinionGroup, MinionMember
+from sheets.npcs.models import MinionGroup, MinionMember, Visibility
 from sheets.permissions import (
     campaign_for,
     hidden_npc_characters,
@@ -59,7 +60,7 @@ from sheets.rolls.hits import HitRefused, hit_mark, hit_options, readable_roll, 
 from sheets.rolls.models import RollEntry
 from sheets.scenes.models import Kind, Participant, Scene
 from sheets.vehicles import services as vehicle_services
-from sheets.vehicles.models import Vehicle
+from sheets.vehicles.models import OwnerKind, Vehicle
 from sheets.vehicles.pdf import render_vehicle_pdf
 from sheets.vehicles.services import VehicleRefused
 
@@ -110,7 +111,7 @@ def _rows(scene: Scene):
 def _changed(scene: Scene) -> None:
     scene.version += 1
     scene.save(update_fields=["round", "turn", "version"])
-    publish(Event(SCENE_CHANGED, scene.campaign_id))
+    publish(Event(SCENE_CHANGED, scene.campaign_id, scene=scene.pk))
 
 
 def _locked(user: AbstractBaseUser, scene_id: int, expected_version: int) -> Scene:
@@ -138,7 +139,7 @@ def scene_create(
         raise SceneRefused(errors)
     with transaction.atomic():
         scene = Scene.objects.create(campaign=campaign, name=clean, ties=ties, created_by=user)
-        publish(Event(SCENE_CHANGED, campaign.pk))
+        publish(Event(SCENE_CHANGED, campaign.pk, scene=scene.pk))
     return scene
 
 
@@ -335,6 +336,28 @@ def turn_step(
             scene.turn, scene.round = count - 1, scene.round - 1
         _changed(scene)
     return scene
+
+
+def damage_show(
+    *,
+    user: AbstractBaseUser,
+    scene_id: int,
+    participant_id: Any,
+    shown: bool,
+    expected_version: int,
+) -> Participant:
+    """Show a vehicle's damage to the players who may see the vehicle, or hide it again."""
+    with transaction.atomic():
+        scene = _locked(user, scene_id, expected_version)
+        participant = _participant(scene, participant_id)
+        if participant.kind != Kind.VEHICLE:
+            raise SceneRefused(
+                {"participant": "Only a vehicle's damage is shown to the players here."}
+            )
+        participant.shown = bool(shown)
+        participant.save(update_fields=["shown"])
+        _changed(scene)
+    return participant
 
 
 # Hits ------------------------------------------------------------------------------------------
@@ -632,7 +655,8 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
             continue
         label = _label(p) if scene_name_seen(user, role, p) else "A player's character"
         row = Row(p, label, p.get_kind_display(), entry.score, place == turn, p in even)
-        if scene_state_seen(user, role, p):
+        # A vehicle whose damage the GM shows: read by whoever may know of it (above).
+        if scene_state_seen(user, role, p) or (p.kind == Kind.VEHICLE and p.shown):
             if p.kind == Kind.CHARACTER:
                 row.condition = rules.standing(p.character.sheet, settings)
             elif p.kind == Kind.MEMBER:
@@ -655,6 +679,41 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
     rolls = appliable_rolls(scene) if gm else []
     ties = rules.TIES if scene.ties == SEED_TIES else f"{rules.TIES} {scene.get_ties_display()}."
     return Tracker(scene, gm, rows, rules.SOURCE, ties, rules.TYPED_HELP, rolls)
+
+
+def _some_player_sees(participant: Participant) -> bool:
+    """Whether any player of the table may know of this participant: `scene_participant_seen`
+    with no one player in mind (a character's vehicle is seen by whoever sees the character:
+    its player, or the table's players for an NPC whose whole sheet is shown)."""
+    if participant.kind != Kind.VEHICLE:
+        return scene_participant_seen(AnonymousUser(), Role.PLAYER, participant)
+    vehicle = participant.vehicle
+    if vehicle.owner_kind != OwnerKind.NPC:
+        return True
+    npc = getattr(vehicle.character, "npc", None)
+    return npc is not None and npc.visibility == Visibility.SHEET
+
+
+def view_key(scene: Scene, gm: bool) -> int:
+    """A number that changes when what the table's GMs (`gm`) or any of its players see of
+    the scene changes: the round, the order, whose turn, the names and scores, the wounds.
+    A live stream sends a scene frame when it moves, so a GM's hidden NPC moving in the
+    order, or its wounds, never wakes a player's page. Its players' key covers what any
+    one of them sees (each their own wounds): a page may fetch and find nothing new for
+    it, never miss what is. Keyed with SECRET_KEY: the number tells nobody what it covers."""
+    view = tracker(AnonymousUser(), scene, Role.GM)
+    facts: list[Any] = [scene.round, scene.ties]
+    for row in view.rows:
+        p = row.participant
+        if not gm and not _some_player_sees(p):
+            continue
+        score = None if row.score is None else (row.score.text, row.score.actions)
+        shown = gm or p.kind == Kind.CHARACTER or (p.kind == Kind.VEHICLE and p.shown)
+        condition = row.condition if shown else None
+        conditions = [(m.pk, c) for m, c in row.conditions] if gm else []
+        facts.append((p.pk, row.label, score, row.current, condition, conditions, p.shown))
+    digest = salted_hmac("scenes.view_key", repr(facts)).hexdigest()
+    return int(digest[:14], 16)
 
 
 # The GM's PDF --------------------------------------------------------------------------------

@@ -13,5 +13,6 @@ urlpatterns = [
     path("scenes/<int:pk>/initiative/", views.scene_initiative, name="scene_initiative"),
     path("scenes/<int:pk>/step/", views.scene_step, name="scene_step"),
     path("scenes/<int:pk>/hit/", views.scene_hit, name="scene_hit"),
+    path("scenes/<int:pk>/show/", views.scene_show, name="scene_show"),
     path("scenes/<int:pk>/print/", views.scene_print, name="scene_print"),
 ]

@@ -72,6 +72,8 @@ def _page(
         "posted": request.POST,
         # A roll's "apply it in a scene" link: the roll chosen in each hit form.
         "chosen_roll": request.GET.get("roll", "") or request.POST.get("roll", ""),
+        # Where a player's page's live stream starts: a frame comes when this moves.
+        "live_key": None if view.gm else services.view_key(scene, False),
     }
     template = "scenes/_tracker.html" if request.htmx else "scenes/detail.html"
     response = render(request, template, context, status=status)
@@ -183,6 +185,24 @@ def scene_step(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
             scene_id=pk,
             direction=request.POST.get("direction", ""),
+            expected_version=_version(request),
+        ),
+        "",
+    )
+
+
+@require_POST
+@login_required
+def scene_show(request: HttpRequest, pk: int) -> HttpResponse:
+    """A vehicle's damage shown to the players (shown=1) or hidden again (shown=0)."""
+    return _post(
+        request,
+        pk,
+        lambda: services.damage_show(
+            user=request.user,
+            scene_id=pk,
+            participant_id=request.POST.get("participant", ""),
+            shown=request.POST.get("shown") == "1",
             expected_version=_version(request),
         ),
         "",
