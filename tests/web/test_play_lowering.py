@@ -42,6 +42,15 @@ def _bought(player, system: str) -> tuple[Character, LedgerEntry]:
         expected_version=_fresh(character).version,
         reason="Training between adventures",
     )
+    # A WEG raise that trains reaches the sheet when its training ends (002:43-55).
+    for found in ledger.in_training(_fresh(character)):
+        ledger.train(
+            user=player,
+            character_id=character.pk,
+            action="done",
+            training_id=found.pk,
+            expected_version=_fresh(character).version,
+        )
     return _fresh(character), entry
 
 

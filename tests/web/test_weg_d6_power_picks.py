@@ -34,6 +34,19 @@ def _balance(character: Character) -> int:
     return figures(_fresh(character)).balance
 
 
+def _train_to_the_end(user, character: Character) -> None:
+    """End the training of what was bought: a raise reaches the sheet (and Control its
+    pick) when its training ends (the reading `training_counts`, 002:43-55)."""
+    for found in ledger.in_training(_fresh(character)):
+        ledger.train(
+            user=user,
+            character_id=character.pk,
+            action="done",
+            training_id=found.pk,
+            expected_version=_fresh(character).version,
+        )
+
+
 def _buy(player, character: Character, trait: str, **extra: str) -> LedgerEntry:
     return ledger.purchase(
         user=player,
@@ -60,6 +73,7 @@ def owed_a_pick(player) -> Character:
     ledger.award(user=player, character_id=character.pk, amount="100", reason="Session 1")
     _buy(player, character, "force.sensitive")
     _buy(player, character, "force.control", teacher="Master Vos")
+    _train_to_the_end(player, character)
     assert _picks(character) == ["control"]
     return character
 

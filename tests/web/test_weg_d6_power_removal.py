@@ -56,6 +56,19 @@ def _stored(character: Character) -> tuple[dict, int, int]:
     return fresh.sheet, fresh.version, figures(fresh).balance
 
 
+def _train_to_the_end(user, character: Character) -> None:
+    """End the training of what was bought: a raise reaches the sheet (and Control its
+    pick) when its training ends (the reading `training_counts`, 002:43-55)."""
+    for found in ledger.in_training(_fresh(character)):
+        ledger.train(
+            user=user,
+            character_id=character.pk,
+            action="done",
+            training_id=found.pk,
+            expected_version=_fresh(character).version,
+        )
+
+
 def _buy(user, character: Character, trait: str, **extra: str) -> LedgerEntry:
     return ledger.purchase(
         user=user,
@@ -85,6 +98,7 @@ def _in_play(owner, campaign=None) -> Character:
     ledger.award(user=awarder, character_id=character.pk, amount="100", reason="Session 1")
     _buy(owner, character, "force.sensitive")
     _buy(owner, character, "force.control", teacher=TEACHER)
+    _train_to_the_end(awarder, character)
     assert _sheet(character)["force"]["power_picks"] == ["control"]
     return character
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 import rulesets.weg_d6 as weg
 from rulesets.weg_d6 import demo
 from rulesets.weg_d6.data import ATTRIBUTES
+from sheets.advancement.models import Training
 from sheets.characters.models import Character
 from sheets.history.models import Revision
 
@@ -409,7 +410,13 @@ def test_an_advance_in_play_spends_character_points(player_client, smuggler):
     text = response.content.decode()
     assert 'id="trait-points-character" hx-swap-oob="true"' in text
     assert swapped(text, "interval") and "Blaster: 5D+1 → 5D+2, 5 CP" in text
-    assert "Advance to 6D (5 CP)" in row(text, "skill.blaster")
+    # Paid now; the raise counts when its training ends (the reading `training_counts`,
+    # 002:43-55): the sheet keeps 5D+1 and says so.
+    assert "Blaster 5D+1 → 5D+2: 0 of" in text and "5D+1 until it ends" in text
+    smuggler.refresh_from_db()
+    assert smuggler.sheet["skills"]["blaster"] == 16
+    _end_training(player_client, smuggler, 4)
+    assert "Advance to 6D (5 CP)" in row(page(player_client, smuggler), "skill.blaster")
     smuggler.refresh_from_db()
     assert smuggler.sheet["skills"]["blaster"] == 17
     assert smuggler.sheet["points"]["character"] == 0  # the ledger keeps the balance
@@ -439,7 +446,19 @@ def _play_with_a_raise(client, character) -> int:
     edit(client, character, {"only": "stage", "stage": "play", "version": 1})
     award(client, character, "25")
     edit(client, character, {"edit": "advance.skill.dodge=4D+2", "version": 3})
-    return 4
+    _end_training(client, character, 4)
+    return 5
+
+
+def _end_training(client, character, version: int) -> None:
+    """The owner (their own GM off-table) marks the raise's training done: it reaches the
+    sheet then (the reading `training_counts`, 002:43-55)."""
+    found = Training.objects.get(character=character, finished=False)
+    response = client.post(
+        reverse("ledger_training", args=[character.pk]),
+        {"action": "done", "training": found.pk, "version": version},
+    )
+    assert response.status_code == 302
 
 
 BAD_INPUT = [
@@ -539,6 +558,7 @@ def test_a_second_pip_between_adventures_is_refused_beside_the_skill(player_clie
     assert response.status_code == 400
     player_client.post(reverse("ledger_end_adventure", args=[smuggler.pk]), {"version": version})
     edit(player_client, smuggler, {"edit": "advance.skill.dodge=5D", "version": version + 1})
+    _end_training(player_client, smuggler, version + 2)
     smuggler.refresh_from_db()
     assert smuggler.sheet["skills"]["dodge"] == 15
 
