@@ -46,7 +46,7 @@ from sheets.advancement.models import LedgerEntry, Training
 from sheets.characters.models import Character, Review
 from sheets.history.revisions import record_revision, revision_state
 from sheets.live.bus import roll_logged
-from sheets.npcs.handover import NpcRefused, npc_from_consumed
+from sheets.npcs.handover import NpcRefused, pass_to_gm
 from sheets.permissions import CharacterAccess, Need, campaign_for, character_for
 from sheets.rolls.dice import dice_random
 from sheets.rolls.models import RollEntry
@@ -2257,16 +2257,11 @@ def dark_side(
 
 
 def _consumed(character: Character, user, rolled: RollEntry, why: str) -> None:
-    """003:1708-1710: the character goes to the GM as an NPC (sheets/npcs), and the roll's
-    line in the table's log says so; the player learns it there and by mail if asked."""
+    """003:1708-1710: the character goes to the GM as an NPC (sheets/npcs)."""
     try:
-        npc_from_consumed(character=character, gm=user, why=why)
+        pass_to_gm(character=character, gm=user, why=why, rolled=rolled)
     except NpcRefused as refused:
         raise LedgerRefused(" ".join(refused.errors.values()), "dark_side") from None
-    passed = f"{character.name} passes to the GM as an NPC (003:1710)"
-    rolled.summary = f"{rolled.summary}; {passed}"[:300]
-    rolled.details = [*rolled.details, f"{passed}; the player makes a new character."]
-    rolled.save(update_fields=["summary", "details"])
 
 
 def _consumption_roll(character: Character, user, sheet: dict, rng: random.Random) -> RollEntry:

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from django.contrib.auth.models import AbstractBaseUser
 
 from sheets.accounts.services import notify_after_commit
-from sheets.campaigns.models import Role
+from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character
 from sheets.history.revisions import record_revision, revision_state
 from sheets.npcs.models import Npc, Visibility
 from sheets.permissions import campaign_role
+from sheets.rolls.models import RollEntry
 
 
 class NpcRefused(Exception):
@@ -61,4 +62,27 @@ def npc_from_consumed(*, character: Character, gm: AbstractBaseUser, why: str) -
     if former.pk != gm.pk:
         context = {"character": character, "campaign": character.campaign, "gm": gm}
         notify_after_commit([former], "mail_on_decision", "npcs/notice_consumed.txt", context)
+    return npc
+
+
+def first_gm(campaign: Campaign) -> AbstractBaseUser | None:
+    """The GM who has run the table longest: who takes a character over when a player's own
+    roll says the Dark Side consumed it."""
+    found = (
+        Membership.objects.filter(campaign=campaign, role=Role.GM)
+        .select_related("user")
+        .order_by("joined_at", "pk")
+        .first()
+    )
+    return None if found is None else found.user
+
+
+def pass_to_gm(*, character: Character, gm: AbstractBaseUser, why: str, rolled: RollEntry) -> Npc:
+    """npc_from_consumed, and the roll's line in the table's log saying the character
+    passed to the GM: the player reads it there (and by mail if asked)."""
+    npc = npc_from_consumed(character=character, gm=gm, why=why)
+    passed = f"{character.name} passes to the GM as an NPC (003:1710)"
+    rolled.summary = f"{rolled.summary}; {passed}"[:300]
+    rolled.details = [*rolled.details, f"{passed}; the player makes a new character."]
+    rolled.save(update_fields=["summary", "details"])
     return npc

@@ -38,6 +38,7 @@ from sheets.campaigns.models import Campaign, Role
 from sheets.characters.models import Character
 from sheets.characters.services import EditRefused, StaleVersion, character_apply_edits
 from sheets.live.bus import roll_logged
+from sheets.npcs.handover import NpcRefused, first_gm, pass_to_gm
 from sheets.permissions import (
     CharacterAccess,
     Need,
@@ -326,7 +327,7 @@ def roll_make(
             raise RollRefused({_field(setup, refused.option): refused.message}) from None
         _spend(user, character, access, setup, options, result)
         roll_logged(character.campaign_id, character.pk)  # to the log's open pages, on commit
-        return RollEntry.objects.create(
+        entry = RollEntry.objects.create(
             campaign_id=character.campaign_id,
             character=character,
             author=user,
@@ -349,6 +350,27 @@ def roll_make(
             question=odds.question[:200],
             facts=roll_facts(character.system, setup.rollable, result) | _scene_facts(setup),
         )
+        if entry.facts.get("consumed") is True:
+            _consumed(user, character, access, entry)
+        return entry
+
+
+def _consumed(user, character: Character, access: CharacterAccess, entry: RollEntry) -> None:
+    """A WEG 1E call on the Dark Side whose GM's die consumed the character (003:1708):
+    at a table it passes to the GM as an NPC (003:1710), to the GM who rolled it or else the
+    table's longest-serving GM; outside a table nothing changes hands."""
+    if character.campaign_id is None:
+        return
+    gm = user if access.gm else first_gm(character.campaign)
+    if gm is None:
+        return  # a table without a GM has no one to take it; the log says consumed
+    # The roll's own marks (the call counted, its points) were written through the edit
+    # service on another copy of the row, which this transaction still holds locked.
+    character.refresh_from_db()
+    try:
+        pass_to_gm(character=character, gm=gm, why="a call on the Dark Side", rolled=entry)
+    except NpcRefused as refused:
+        raise RollRefused({WHOLE_ROLL: " ".join(refused.errors.values())}) from None
 
 
 POWER_SOAK = "power_soak"

@@ -90,3 +90,43 @@ def test_outside_a_table_there_is_no_gm_to_take_the_character(player):
     hero = Character.objects.get(pk=hero.pk)
     assert RollEntry.objects.get(character=hero, rollable_key="darkside.consumed").facts["consumed"]
     assert hero.owner == player and not Npc.objects.filter(character=hero).exists()
+
+
+def _called(player, hero: Character, campaign_id: int | None) -> RollEntry:
+    """The player's own call on the Dark Side from the roll panel, on the first seed whose
+    call succeeds (the GM's die then comes under the points held)."""
+    from sheets.rolls.services import RollRefused, roll_make
+
+    for seed in range(200):
+        try:
+            entry = roll_make(
+                user=player,
+                character_id=hero.pk,
+                rollable_key="darkside.call",
+                raw={"with": "perception", "harmful": "yes"},
+                drawn_campaign=campaign_id,
+                rng=random.Random(seed),
+            )
+        except RollRefused as refused:  # pragma: no cover - says why if the form changed
+            pytest.fail(str(refused))
+        if entry.success:
+            return entry
+        hero.refresh_from_db()
+    pytest.fail("no seed made the call succeed")
+
+
+def test_a_players_own_call_that_consumes_the_character_passes_it_to_the_tables_gm(player, gm):
+    hero = _seated(player, gm, dark=5)  # the call's point makes six: the die is at most 6
+    entry = _called(player, hero, hero.campaign_id)
+    hero.refresh_from_db()
+    assert entry.facts["consumed"] is True
+    assert hero.owner == gm and Npc.objects.filter(character=hero).exists()
+    assert "passes to the GM as an NPC" in entry.summary
+
+
+def test_a_call_that_consumes_a_character_at_no_table_leaves_it_with_its_player(player):
+    hero = _hero(player, dark=5)
+    entry = _called(player, hero, None)
+    hero.refresh_from_db()
+    assert entry.facts["consumed"] is True
+    assert hero.owner == player and not Npc.objects.filter(character=hero).exists()
