@@ -22,7 +22,8 @@ from sheets.campaigns.services import (
     invitation_create,
 )
 from sheets.characters.services import character_create
-from sheets.live.services import Cursor, SheetSource
+from sheets.live.services import Cursor, SheetSource, table_glance
+from sheets.rolls.models import RollEntry
 from sheets.rolls.services import roll_make, rollables_of
 
 
@@ -103,3 +104,53 @@ def measure_live(out: Callable[[str], object], runs: int) -> None:
     wake = _timed(lambda: source.news(cursor), page_runs)
     out(f"  stream wake-up read (per viewer)  {_describe(wake)}")
     out(f"  stream read / trivial             {statistics.median(wake) / reference:7.2f}x")
+    _measure_shared(out, gm, campaign, link, runs=page_runs, reference=reference)
+
+
+TABLE = 50
+
+
+def _measure_shared(out, gm, campaign, link, *, runs: int, reference: float) -> None:
+    """A roll at a table of 50 open sheet pages: what the streams read, one read a viewer
+    through the selector (as before issue 30's shared reads; still every heartbeat's) or
+    one read for the table and visibility, each stream then checking its viewer's role."""
+    users = get_user_model().objects
+    demo = get_ruleset("swd10").demo_sheet()
+    sources = []
+    for index in range(TABLE):
+        user = users.create_user(f"bench-live-seat-{index}")
+        campaign_join(user=user, token=link.token)
+        character = character_create(owner=user, name=f"Seat {index}", system="swd10", sheet=demo)
+        character_bring(user=user, campaign_id=campaign.pk, character_id=character.pk)
+        sources.append(SheetSource(user, character.pk))
+    cursor = Cursor(0, 1)
+    for source in sources:  # each stream's first read, as on opening
+        source.news(cursor)
+    newest = RollEntry.objects.filter(campaign=campaign).order_by("-pk").first().pk
+    behind = Cursor(newest - 1, 99)
+
+    def each_reads() -> None:
+        for source in sources:
+            source.news(behind)
+
+    def shared_read() -> None:
+        glance = table_glance(campaign.pk, False)
+        for source in sources:
+            if source.news_from(glance, behind) is None:
+                raise RuntimeError("a seat at the table was not answered from the shared read")
+
+    alone, shared = [], []
+    for _ in range(max(5, runs // 4)):  # interleaved, as above
+        alone += _timed(each_reads, 1)
+        shared += _timed(shared_read, 1)
+    with CaptureQueriesContext(connection) as alone_queries:
+        each_reads()
+    with CaptureQueriesContext(connection) as shared_queries:
+        shared_read()
+    out(f"  a roll, {TABLE} open sheet pages: one read a viewer (the reference before)")
+    out(f"    each stream reads               {_describe(alone)}   {len(alone_queries)} queries")
+    out(f"    one shared read                 {_describe(shared)}   {len(shared_queries)} queries")
+    ratio = statistics.median(shared) / statistics.median(alone)
+    out(f"    shared / each reads             {ratio:7.3f}x")
+    out(f"    each reads / trivial            {statistics.median(alone) / reference:7.2f}x")
+    out(f"    shared / trivial                {statistics.median(shared) / reference:7.2f}x")

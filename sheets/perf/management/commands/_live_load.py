@@ -151,14 +151,10 @@ def run_live(
     server: subprocess.Popen,
     run_phase: Callable,
     report: Callable,
-) -> None:
+) -> float:
     # The same edits first with no page's stream open: the reference for the edits' latency.
     report(run_phase("htmx trait edit, no streams", players, "edit", pause, seconds))
-    streams = [Stream(port, player.cookies, player.pk) for player in players]
-    for stream in streams:
-        stream.start()
-    for stream in streams:
-        stream.open.wait(30)
+    streams = open_streams(players, port)
     connected = sum(not stream.lost for stream in streams)
     out(f"Live: {connected} of {len(streams)} streams open on uvicorn")
 
@@ -173,37 +169,69 @@ def run_live(
         f" ({idle_cpu / idle_seconds / max(connected, 1) * 1e6:.1f} us a second per player)"
     )
 
-    # Rolls at the table while every player edits every `pause` s: when each reaches the
-    # other players' streams.
-    from sheets.characters.models import Character
+    # Rolls alone, every stream open: what a roll costs the server (issue 30's one read
+    # per table and visibility, against one a viewer: `make load` measures both).
+    per_roll = rolls_only(out, "shared reads", players, campaign_pk, streams, seconds, server)
 
-    characters = list(Character.objects.filter(pk__in=[p.pk for p in players]))
-    rolled: list[tuple[int, int, float]] = []
+    edits_with_rolls(
+        out, "", players, campaign_pk, streams, seconds, pause, server, run_phase, report
+    )
+    lost = sum(stream.lost for stream in streams)
+    out(f"  streams lost during the run: {lost}")
+    return per_roll
+
+
+def edits_with_rolls(
+    out, label, players, campaign_pk, streams, seconds, pause, server, run_phase, report
+) -> None:
+    """Rolls at the table while every player edits every `pause` s: the edits' latency,
+    the server's CPU, and when each roll reaches the other players' streams."""
     stop = threading.Event()
-
-    def roller() -> None:
-        while not stop.is_set():
-            character = random.choice(characters)
-            began = time.monotonic()
-            entry = roll_make(
-                user=character.owner,
-                character_id=character.pk,
-                rollable_key=rollables_of(character)[0].key,
-                raw={},
-                drawn_campaign=campaign_pk,
-            )
-            rolled.append((entry.pk, character.pk, began))
-            stop.wait(random.uniform(0.5, 1.5))
-
-    thread = threading.Thread(target=roller, daemon=True)
+    rolled: list[tuple[int, int, float]] = []
+    thread = threading.Thread(
+        target=_roller, args=(players, campaign_pk, rolled, stop, (0.5, 1.5)), daemon=True
+    )
     cpu_before = server_cpu_seconds(server.pid)
     thread.start()
-    report(run_phase("htmx trait edit, streams open, rolls", players, "edit", pause, seconds))
+    name = "htmx trait edit, streams open, rolls" + (f" ({label})" if label else "")
+    report(run_phase(name, players, "edit", pause, seconds))
     stop.set()
     thread.join(10)
     time.sleep(2)  # the last rolls' events on their way
     busy = server_cpu_seconds(server.pid) - cpu_before
     out(f"  server CPU under that load: {busy / seconds * 100:.1f} % of a core")
+    out("  " + _arrivals(rolled, streams))
+
+
+def open_streams(players: list, port: int) -> list[Stream]:
+    streams = [Stream(port, player.cookies, player.pk) for player in players]
+    for stream in streams:
+        stream.start()
+    for stream in streams:
+        stream.open.wait(30)
+    return streams
+
+
+def _roller(players, campaign_pk, rolled, stop, gap: tuple[float, float]) -> None:
+    from sheets.characters.models import Character
+
+    characters = list(Character.objects.filter(pk__in=[p.pk for p in players]))
+    while not stop.is_set():
+        character = random.choice(characters)
+        began = time.monotonic()
+        entry = roll_make(
+            user=character.owner,
+            character_id=character.pk,
+            rollable_key=rollables_of(character)[0].key,
+            raw={},
+            drawn_campaign=campaign_pk,
+        )
+        rolled.append((entry.pk, character.pk, began))
+        stop.wait(random.uniform(*gap))
+
+
+def _arrivals(rolled: list[tuple[int, int, float]], streams: list[Stream]) -> str:
+    """When each roll reached the other players' open streams."""
     delays, missed = [], 0
     for roll_pk, character_pk, began in rolled:
         for stream in streams:
@@ -214,13 +242,48 @@ def run_live(
                 missed += 1
             else:
                 delays.append(arrived - began)
-    if delays:
-        ordered = sorted(delays)
-        p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
-        out(
-            f"  roll to the other pages: {len(rolled)} rolls, {len(delays)} arrivals, "
-            f"p50 {statistics.median(delays) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
-            f"max {ordered[-1] * 1000:.0f} ms, {missed} not arrived"
-        )
-    lost = sum(stream.lost for stream in streams)
-    out(f"  streams lost during the run: {lost}")
+    if not delays:
+        return f"roll to the other pages: {len(rolled)} rolls, none arrived"
+    ordered = sorted(delays)
+    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+    return (
+        f"roll to the other pages: {len(rolled)} rolls, {len(delays)} arrivals, "
+        f"p50 {statistics.median(delays) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+        f"max {ordered[-1] * 1000:.0f} ms, {missed} not arrived"
+    )
+
+
+def rolls_only(
+    out: Callable[[str], object],
+    label: str,
+    players: list,
+    campaign_pk: int,
+    streams: list[Stream],
+    seconds: float,
+    server: subprocess.Popen,
+) -> float:
+    """Rolls every 0.25-0.75 s and nothing else, every stream open: the server's CPU a
+    roll, less what the open streams cost idle (measured just before, as long)."""
+    cpu_before, began = server_cpu_seconds(server.pid), time.monotonic()
+    time.sleep(seconds / 2)
+    idle_rate = (server_cpu_seconds(server.pid) - cpu_before) / (time.monotonic() - began)
+    rolled: list[tuple[int, int, float]] = []
+    stop = threading.Event()
+    thread = threading.Thread(
+        target=_roller, args=(players, campaign_pk, rolled, stop, (0.25, 0.75)), daemon=True
+    )
+    cpu_before, began = server_cpu_seconds(server.pid), time.monotonic()
+    thread.start()
+    time.sleep(seconds)
+    stop.set()
+    thread.join(10)
+    time.sleep(2)  # the last rolls' events on their way
+    busy = server_cpu_seconds(server.pid) - cpu_before - idle_rate * (time.monotonic() - began)
+    per_roll = busy / max(len(rolled), 1)
+    out(
+        f"  rolls alone, {label}: {len(rolled)} rolls, server CPU "
+        f"{per_roll * 1000:.1f} ms a roll ({per_roll / max(len(streams), 1) * 1e6:.0f} us a "
+        f"roll per open page)"
+    )
+    out("    " + _arrivals(rolled, streams))
+    return per_roll

@@ -113,6 +113,11 @@ class Command(BaseCommand):
             help="time a sheet's edit and page beside a book of 500 entries and an empty one",
         )
         parser.add_argument(
+            "--live-only",
+            action="store_true",
+            help="time the live table alone: the roll log's poll, the streams' reads of a roll",
+        )
+        parser.add_argument(
             "--pages-only",
             action="store_true",
             help="time the GM's dashboard and the ledger page alone (no edits, odds, PDF)",
@@ -125,8 +130,10 @@ class Command(BaseCommand):
         edits_only: bool = False,
         pages_only: bool = False,
         compendium_only: bool = False,
+        live_only: bool = False,
         **options,
     ) -> None:
+        self.live_only = live_only
         self.compendium_only = compendium_only
         self.edits_only = edits_only
         self.pages_only = pages_only
@@ -150,6 +157,9 @@ class Command(BaseCommand):
         out(f"Datapad bench on {connection.vendor}, {runs} runs each\n")
         if self.compendium_only:
             measure_compendium(out, runs)
+            return
+        if self.live_only:
+            measure_live(out, runs)
             return
 
         if not self.pages_only:

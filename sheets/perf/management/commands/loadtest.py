@@ -39,7 +39,14 @@ from django.db import connection
 
 from rulesets.registry import get_ruleset, ready_systems
 from sheets.characters.services import character_create
-from sheets.perf.management.commands._live_load import prepare_table, run_live, start_uvicorn
+from sheets.perf.management.commands._live_load import (
+    edits_with_rolls,
+    open_streams,
+    prepare_table,
+    rolls_only,
+    run_live,
+    start_uvicorn,
+)
 
 PASSWORD = "load-test-pass-2024"
 VERSION = re.compile(r'<input[^>]*id="sheet-version"[^>]*>')
@@ -229,7 +236,7 @@ class Command(BaseCommand):
                 f"Datapad live load: {len(logged_in)} players at one table, uvicorn "
                 f"{options['workers']} workers, {connection.vendor}, {os.cpu_count()} CPUs"
             )
-            run_live(
+            shared = run_live(
                 self.stdout.write,
                 players=logged_in,
                 campaign_pk=campaign_pk,
@@ -239,6 +246,37 @@ class Command(BaseCommand):
                 server=server,
                 run_phase=run_phase,
                 report=self.report,
+            )
+            # The reference, in the same run: a server whose streams each read for their
+            # viewer on every roll (as before the shared reads), the same rolls alone.
+            server.terminate()
+            server.wait(timeout=20)
+            alone_env = env | {"DATAPAD_LIVE_SHARED_READS": "0"}
+            server = start_uvicorn(port, options["workers"], alone_env)
+            streams = open_streams(logged_in, port)
+            time.sleep(2)
+            alone = rolls_only(
+                self.stdout.write,
+                "one read a viewer (the reference)",
+                logged_in,
+                campaign_pk,
+                streams,
+                options["seconds"],
+                server,
+            )
+            ratio = shared / alone if alone > 0 else float("nan")
+            self.stdout.write(f"  server CPU a roll, shared / one read a viewer: {ratio:.3f}x")
+            edits_with_rolls(
+                self.stdout.write,
+                "one read a viewer",
+                logged_in,
+                campaign_pk,
+                streams,
+                options["seconds"],
+                options["pause"],
+                server,
+                run_phase,
+                self.report,
             )
         finally:
             server.terminate()
