@@ -483,3 +483,15 @@ def test_the_sheet_s_advance_button_waits_for_the_training_too(player):
     assert _balance(dash) == start - 30
     assert _fresh(dash).sheet["attributes"]["dexterity"] == 10
     assert Training.objects.get(entry=entry).waiting
+
+
+def test_the_campaign_dashboard_leads_the_gm_to_the_table_s_training(client, player, gm):
+    table = _table(gm)
+    client.force_login(gm)
+    page = client.get(reverse("campaign_detail", args=[table.pk])).content.decode()
+    assert 'id="table-training-link"' in page
+    assert f"{reverse('campaign_award', args=[table.pk])}#table-training" in page
+    _in_play(player, table, gm=gm)
+    client.force_login(player)
+    page = client.get(reverse("campaign_detail", args=[table.pk])).content.decode()
+    assert 'id="table-training-link"' not in page  # the GM's step
