@@ -14,7 +14,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesets.core import resolve_settings
+from rulesets.core import DieCode, resolve_settings
 from rulesets.weg_d6 import SETTINGS, costs, demo_sheet
 from sheets.advancement import services as ledger
 from sheets.advancement.figures import figures
@@ -32,6 +32,7 @@ from sheets.characters.services import EditRefused, character_apply_edits, chara
 from sheets.history.models import Revision
 from sheets.history.services import RestoreRefused, character_restore
 from sheets.rolls.models import RollEntry
+from sheets.rolls.services import rollables_of
 from sheets.transfer.datapad import export_character, file_bytes, import_character
 
 pytestmark = pytest.mark.django_db
@@ -495,3 +496,22 @@ def test_the_campaign_dashboard_leads_the_gm_to_the_table_s_training(client, pla
     client.force_login(player)
     page = client.get(reverse("campaign_detail", args=[table.pk])).content.decode()
     assert 'id="table-training-link"' not in page  # the GM's step
+
+
+def test_the_rolls_use_the_value_in_force_until_the_training_ends(player):
+    dash = _in_play(player)
+    _buy(player, dash, trait="attr.dexterity")
+
+    def dexterity_pool() -> str:
+        found = {r.key: r for r in rollables_of(_fresh(dash))}
+        return str(DieCode.from_pips(found["attr.dexterity"].dice))
+
+    assert dexterity_pool() == "3D+1"
+    _train(
+        player,
+        dash,
+        "done",
+        training_id=Training.objects.get(character=dash).pk,
+        rng=random.Random(_seed_for(True)),
+    )
+    assert dexterity_pool() == "3D+2"
