@@ -739,7 +739,9 @@ def _spend_options(rollable: Rollable) -> list[RollOption]:
                 )
             )
     power = rollable.fact("power_current", 0)
-    if power <= 0:
+    if power <= 0 or rollable.fact("round") is not None:
+        # In a scene current Power is paid once at the round's start, on the roll page
+        # (L104-105), and every roll of the round reads it (`read`): no roll pays again.
         return found
     if kind == "damage":
         found.append(
@@ -751,7 +753,8 @@ def _spend_options(rollable: Rollable) -> list[RollOption]:
                 minimum=0,
                 maximum=power,
                 source="L104",
-                help="One more die of base damage a point, for the round.",
+                help="One more die of base damage a point. Outside a scene this roll pays "
+                "it and the table keeps the round; in a scene it is paid at the round's start.",
             )
         )
     if kind in ACTIONS:
@@ -764,7 +767,8 @@ def _spend_options(rollable: Rollable) -> list[RollOption]:
                 minimum=0,
                 maximum=power,
                 source="L105",
-                help="One die less of the penalty a point, for the round.",
+                help="One die less of the penalty a point. Outside a scene this roll pays "
+                "it and the table keeps the round; in a scene it is paid at the round's start.",
             )
         )
     return found
@@ -906,22 +910,32 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
     aim = _aim(rollable, options)
     destiny = _destiny(rollable, options)
     power_key, power = _power(rollable, options)
+    state = rollable.fact("round")
+    round_damage = round_actions = 0
+    if state is not None:
+        if power_key:
+            raise InvalidRoll(power_key, "In a scene current Power is paid at the round's start.")
+        round_damage, round_actions = state.power_damage, state.power_actions
     if kind in ACTIONS:
         declared = _number(options, "actions", 1, 1, spends.MAX_ACTIONS, "Actions declared")
         number = _number(options, "action", 1, 1, spends.MAX_ACTIONS, "Action number")
         if number > declared:
             raise InvalidRoll("action", f"Action number: at most the {declared} declared.")
-        split = spends.penalty_after_power(declared, number, power)
+        split = spends.penalty_after_power(declared, number, power + round_actions)
         if spends.multiple_action_penalty(declared, number):
             pool -= split
             notes.append(f"action {number} of {declared}: −{split} dice")
+            if round_actions:
+                notes.append(f"this round's current Power: {round_actions} dice off it (L105)")
         evasions = _number(options, "evasions", 0, 0, spends.MAX_EVASIONS, "Evasions made")
         if evasions:
             pool -= spends.evasion_penalty(evasions)  # L206
             notes.append(f"{evasions} evasion(s) before: −{spends.evasion_penalty(evasions)} dice")
     if kind == "damage":
         damage_dice = aim.damage_dice if aim else 0
-        pool += damage_dice + power * spends.POWER_DAMAGE_PER_POINT
+        pool += damage_dice + (power + round_damage) * spends.POWER_DAMAGE_PER_POINT
+        if round_damage:
+            notes.append(f"this round's current Power: +{round_damage} damage (L104)")
     willpower_current = rollable.fact("willpower_current", 0)
     willpower = bool(options.get("willpower", False))
     ignore_wounds = bool(options.get("ignore_wounds", False))
@@ -934,7 +948,6 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
     )
     if destiny is not None and destiny.ignores_wounds:
         wounds_apply = False
-    state = rollable.fact("round")
     if state is not None and state.destiny_spent == spends.DESTINY_WOUNDS:
         # L85: the point spent earlier this round holds for the rest of it.
         if wounds_apply and rollable.fact("wound_penalty", 0):
@@ -1358,15 +1371,19 @@ ROLL_SPENDS: dict[str, str] = {
         spends.destiny_option(use): "No Destiny point left to spend on this roll."
         for use in spends.DESTINY_SPENDS
     },
-    "power_damage": "No current Power left to spend on this roll.",
-    "power_actions": "No current Power left to spend on this roll.",
+    "power_damage": "Current Power is not paid on this roll: none is left, or in a scene "
+    "it is paid at the round's start.",
+    "power_actions": "Current Power is not paid on this roll: none is left, or in a scene "
+    "it is paid at the round's start.",
 }
 
 
 def round_state(scene: str, number: int, logged: Iterable[Mapping[str, Any]]) -> spends.RoundState:
     """The round a character's roll is made in (the web layer finds the scene), with the
     Destiny point already spent in it among the rolls logged in that round (L81)."""
-    return spends.RoundState(scene, number, spends.destiny_spent_in(logged))
+    logged = list(logged)
+    damage, actions, paid = spends.power_paid_in(logged)
+    return spends.RoundState(scene, number, spends.destiny_spent_in(logged), damage, actions, paid)
 
 
 def power_soak_offer(facts: Mapping[str, Any], power_current: int) -> int:

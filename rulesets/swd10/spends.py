@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.core.rolls import InvalidRoll
 from rulesets.core.settings import Setting
 
 DESTINY_NONE = "none"
@@ -56,7 +57,11 @@ class RoundState:
 
     scene: str
     round: int
-    destiny_spent: str = ""  # a key of DESTINY_SPENDS, "" for none
+    destiny_spent: str = ""  # a key of DESTINY_SPENDS or ELSEWHERE_SPENDS, "" for none
+    # Current Power paid at the round's start (L104-105): every roll of the round has it.
+    power_damage: int = 0
+    power_actions: int = 0
+    power_paid: bool = False
 
 
 def destiny_help(state: RoundState | None) -> str:
@@ -64,7 +69,7 @@ def destiny_help(state: RoundState | None) -> str:
     if state is None:
         return "One a round (L81): outside a scene the table keeps that count."
     if state.destiny_spent:
-        spent = DESTINY_SPENDS[state.destiny_spent].label
+        spent = destiny_label(state.destiny_spent)
         return (
             f"Already spent in round {state.round} of {state.scene} ({spent}): one a round (L81)."
         )
@@ -80,12 +85,20 @@ def destiny_refusal(state: RoundState) -> str:
 
 
 def destiny_spent_in(facts: Iterable[Mapping[str, Any]]) -> str:
-    """The use of a Destiny point spent among logged rolls' facts ("" for none)."""
+    """The use of a Destiny point spent among logged rolls' and spends' facts ("" for
+    none): a roll's (L83-85) and one spent between rolls (L86-89) count alike (L81)."""
     for recorded in facts:
         use = recorded.get("destiny", "")
-        if use in DESTINY_SPENDS:
+        if use in DESTINY_SPENDS or use in ELSEWHERE_SPENDS:
             return use
     return ""
+
+
+def destiny_label(use: str) -> str:
+    """What a once-a-round Destiny use is called, on a roll or between rolls."""
+    if use in DESTINY_SPENDS:
+        return DESTINY_SPENDS[use].label
+    return ELSEWHERE_SPENDS[use].label
 
 
 def destiny_option(use: str) -> str:
@@ -198,3 +211,309 @@ SETTINGS: tuple[Setting, ...] = (
         maximum=10,
     ),
 )
+
+
+# --- between rolls (issue 27) ---------------------------------------------------------------
+# What a player spends on the roll page outside any roll: a Destiny point once a scene (L91-94)
+# or on a once-a-round use no roll carries (L86, L88, L89), current Power at a round's start
+# (L104-105), and a full rest (L100, L176). Each is written on the sheet and logged as a line
+# of its own; the web layer finds the scene and round and counts what was spent in them.
+
+BETWEEN_WILLPOWER = "destiny_willpower"
+BETWEEN_OUTSTANDING = "destiny_outstanding"
+BETWEEN_INTERCEPT = "destiny_intercept"
+BETWEEN_FLAW = "destiny_flaw"
+BETWEEN_DEATH = "destiny_death"
+BETWEEN_POWER = "power_round"
+BETWEEN_REST = "full_rest"
+NOTE_LIMIT = 200  # a note's characters, as the log keeps them
+
+PER_SCENE = "scene"
+PER_ROUND = "round"
+
+
+@dataclass(frozen=True)
+class ElsewhereSpend:
+    """A Destiny point's use no roll carries, as the roll page offers it."""
+
+    key: str
+    label: str
+    per: str  # PER_SCENE or PER_ROUND: how often a Destiny point may buy it
+    source: str
+    note: str  # what the player names in a note ("" for no note)
+    effect: str  # what Datapad writes for it, said in the log and beside the form
+
+
+ELSEWHERE_SPENDS: dict[str, ElsewhereSpend] = {
+    BETWEEN_INTERCEPT: ElsewhereSpend(
+        BETWEEN_INTERCEPT,
+        "intercept damage for an ally",
+        PER_ROUND,
+        "L86",
+        "The ally, and the attack",
+        "Nothing is written on either sheet by itself: the GM marks the intercepted damage "
+        "on this character (hit page or scene tracker). No action spent (L86).",
+    ),
+    BETWEEN_FLAW: ElsewhereSpend(
+        BETWEEN_FLAW,
+        "ignore a flaw for a round",
+        PER_ROUND,
+        "L88",
+        "The flaw",
+        "The flaw's effect is set aside for this round; the sheet keeps the flaw.",
+    ),
+    BETWEEN_DEATH: ElsewhereSpend(
+        BETWEEN_DEATH,
+        "not die from damage taken while Incapacitated",
+        PER_ROUND,
+        "L89",
+        "",
+        "The character stays Incapacitated instead of dying: mark no health level past it.",
+    ),
+}
+SCENE_SPENDS: dict[str, ElsewhereSpend] = {
+    BETWEEN_WILLPOWER: ElsewhereSpend(
+        BETWEEN_WILLPOWER,
+        "restore all current Willpower",
+        PER_SCENE,
+        "L93, L176",
+        "",
+        "Current Willpower is set to permanent Willpower.",
+    ),
+    BETWEEN_OUTSTANDING: ElsewhereSpend(
+        BETWEEN_OUTSTANDING,
+        "an outstanding action",
+        PER_SCENE,
+        "L94",
+        "The action, as the Storyteller approved it",
+        "Only the Destiny point is written; no battle action, and the Storyteller approves.",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class SceneState:
+    """The scene a character is in, and the once-a-scene Destiny use spent in it, if any."""
+
+    scene: str
+    destiny_spent: str = ""  # a key of SCENE_SPENDS, "" for none
+
+
+@dataclass(frozen=True)
+class Pools:
+    """What a between-rolls spend reads from the sheet."""
+
+    destiny_points: int
+    willpower: int
+    willpower_current: int
+    power: int
+    power_current: int
+    incapacitated: bool
+
+
+@dataclass(frozen=True)
+class Spent:
+    """A between-rolls spend as it is written: sheet edits (trait to raw), the log's line and
+    what it says, and the facts a later count reads."""
+
+    edits: dict[str, str]
+    label: str
+    line: str
+    details: tuple[str, ...]
+    facts: dict[str, Any]
+
+
+def scene_destiny_spent_in(facts: Iterable[Mapping[str, Any]]) -> str:
+    """The once-a-scene Destiny use among a scene's logged facts ("" for none, L91)."""
+    for recorded in facts:
+        use = recorded.get("destiny_scene", "")
+        if use in SCENE_SPENDS:
+            return use
+    return ""
+
+
+def power_paid_in(facts: Iterable[Mapping[str, Any]]) -> tuple[int, int, bool]:
+    """Current Power paid at a round's start among the round's logged facts: damage dice,
+    multiple-action dice, and whether it was paid (L104-105)."""
+    for recorded in facts:
+        if "power_round_damage" in recorded:
+            damage = _whole(recorded.get("power_round_damage"))
+            actions = _whole(recorded.get("power_round_actions"))
+            return damage, actions, True
+    return 0, 0, False
+
+
+def _whole(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def scene_help(state: SceneState | None) -> str:
+    """What the roll page says of the once-a-scene limit (L91)."""
+    if state is None:
+        return "One a scene (L91): outside a scene the table keeps that count."
+    if state.destiny_spent:
+        spent = SCENE_SPENDS[state.destiny_spent].label
+        return f"Already spent in {state.scene} ({spent}): one a scene (L91)."
+    return f"One a scene (L91): {state.scene}."
+
+
+def power_round_help(state: RoundState | None) -> str:
+    """What the roll page says beside current Power spent at a round's start (L104-105)."""
+    if state is None:
+        return (
+            "Outside a scene Datapad does not know the round: spend current Power on each "
+            "roll instead (damage or actions); the table keeps the round."
+        )
+    if state.power_paid:
+        return (
+            f"Paid in round {state.round} of {state.scene}: +{state.power_damage} damage, "
+            f"{state.power_actions} multiple-action penalty dice off, on every roll of it."
+        )
+    return (
+        f"Round {state.round} of {state.scene}: paid once, it counts on every roll of the "
+        "round (damage rolls, multiple actions)."
+    )
+
+
+def _destiny_left(field: str, pools: Pools) -> int:
+    if pools.destiny_points < 1:
+        raise InvalidRoll(field, "No Destiny point left to spend.")
+    return pools.destiny_points - 1
+
+
+def _note(field: str, raw: Mapping[str, Any], label: str) -> str:
+    text = " ".join(str(raw.get("note", "") or "").split())
+    if not text:
+        raise InvalidRoll(field, f"{label}: say it in the note; the log keeps it.")
+    if len(text) > NOTE_LIMIT:
+        raise InvalidRoll(field, f"{label}: at most {NOTE_LIMIT} characters.")
+    if any(not c.isprintable() for c in text):
+        raise InvalidRoll(field, f"{label}: plain text only.")
+    return text
+
+
+def _points(field: str, raw: Mapping[str, Any], key: str, label: str) -> int:
+    text = str(raw.get(key, "") or "0").strip() or "0"
+    if not (text.isascii() and text.isdigit() and len(text) <= 3):
+        raise InvalidRoll(field, f"{label}: a whole number, 0 or more.")
+    return int(text)
+
+
+def between(
+    action: str,
+    pools: Pools,
+    round_state: RoundState | None,
+    scene_state: SceneState | None,
+    raw: Mapping[str, Any],
+) -> Spent:
+    """One spend between rolls, checked against the sheet and the scene's counts: a Spent,
+    or InvalidRoll with the action's key as its field. Writes nothing."""
+    if action in SCENE_SPENDS:
+        return _scene_destiny(action, pools, scene_state, raw)
+    if action in ELSEWHERE_SPENDS:
+        return _round_destiny(action, pools, round_state, raw)
+    if action == BETWEEN_POWER:
+        return _power_round(pools, round_state, raw)
+    if action == BETWEEN_REST:
+        return _full_rest(pools)
+    raise InvalidRoll("action", "Nothing of that name to spend here.")
+
+
+def _scene_destiny(action, pools: Pools, state: SceneState | None, raw) -> Spent:
+    use = SCENE_SPENDS[action]
+    if state is not None and state.destiny_spent:
+        spent = SCENE_SPENDS[state.destiny_spent].label
+        raise InvalidRoll(
+            action,
+            f"A Destiny point was already spent in {state.scene} ({spent}): one a scene (L91).",
+        )
+    left = _destiny_left(action, pools)
+    details = [use.effect]
+    if action == BETWEEN_WILLPOWER:
+        if pools.willpower_current >= pools.willpower:
+            raise InvalidRoll(action, "Current Willpower is already full.")
+        # The sheet's own edit (edits.py, L93): the point and the refill in one.
+        edits = {"destiny.refill": "yes"}
+        line = (
+            f"current Willpower {pools.willpower_current} → {pools.willpower} "
+            f"for a Destiny point ({pools.destiny_points} → {left})"
+        )
+    else:
+        if str(raw.get("approved", "") or "").strip().lower() not in {"yes", "on", "true", "1"}:
+            raise InvalidRoll(action, "The Storyteller approves an outstanding action (L94).")
+        note = _note(action, raw, use.note)
+        edits = {"info.destiny_points": str(left)}
+        line = f"an outstanding action for a Destiny point ({pools.destiny_points} → {left})"
+        details = [f"the action: {note}", "approved by the Storyteller", *details]
+    if state is None:
+        details.append("outside a scene: the table keeps the once-a-scene count")
+    return Spent(
+        edits, f"Destiny point: {use.label}", line, tuple(details), {"destiny_scene": action}
+    )
+
+
+def _round_destiny(action, pools: Pools, state: RoundState | None, raw) -> Spent:
+    use = ELSEWHERE_SPENDS[action]
+    if state is not None and state.destiny_spent:
+        raise InvalidRoll(action, destiny_refusal(state))
+    if action == BETWEEN_DEATH and not pools.incapacitated:
+        raise InvalidRoll(action, "Only while Incapacitated (L89): the health track is not.")
+    left = _destiny_left(action, pools)
+    details = []
+    if use.note:
+        details.append(f"{use.note.lower()}: {_note(action, raw, use.note)}")
+    details.append(use.effect)
+    if state is None:
+        details.append("outside a scene: the table keeps the once-a-round count")
+    line = f"{use.label} for a Destiny point ({pools.destiny_points} → {left})"
+    return Spent(
+        {"info.destiny_points": str(left)},
+        f"Destiny point: {use.label}",
+        line,
+        tuple(details),
+        {"destiny": action},
+    )
+
+
+def _power_round(pools: Pools, state: RoundState | None, raw) -> Spent:
+    field = BETWEEN_POWER
+    if state is None:
+        raise InvalidRoll(field, power_round_help(None))
+    if state.power_paid:
+        raise InvalidRoll(
+            field,
+            f"Current Power was already spent at the start of round {state.round} of "
+            f"{state.scene}. The next round opens when the scene's tracker moves on.",
+        )
+    damage = _points(field, raw, "power_damage", "Damage points")
+    actions = _points(field, raw, "power_actions", "Multiple-action points")
+    total = damage * POWER_DAMAGE_PER_POINT + actions * POWER_ACTIONS_PER_POINT
+    if total < 1:
+        raise InvalidRoll(field, "Spend at least 1 point, on damage or on actions.")
+    if total > pools.power_current:
+        raise InvalidRoll(field, f"Only {pools.power_current} current Power left to spend.")
+    after = pools.power_current - total
+    line = (
+        f"current Power {pools.power_current} → {after} at the start of round {state.round}: "
+        f"+{damage} damage (L104), {actions} multiple-action penalty dice off (L105)"
+    )
+    return Spent(
+        {"power_current": str(after)},
+        "Current Power for the round",
+        line,
+        ("every roll of the round has it without paying again",),
+        {"power_round_damage": damage, "power_round_actions": actions},
+    )
+
+
+def _full_rest(pools: Pools) -> Spent:
+    willpower = min(pools.willpower_current + REST_WILLPOWER, pools.willpower)
+    line = (
+        f"a full rest: current Power {pools.power_current} → 0 (L100), current Willpower "
+        f"{pools.willpower_current} → {willpower} (L176)"
+    )
+    edits = {"power_current": "0", "willpower_current": str(willpower)}
+    return Spent(edits, "Full rest", line, ("8 hours of sleep or meditation",), {"rest": True})
+
+
+REST_WILLPOWER = 1  # L176: one current Willpower back after a full rest

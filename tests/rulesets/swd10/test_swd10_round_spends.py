@@ -250,8 +250,9 @@ def test_a_successful_battle_roll_writes_its_power_and_a_failed_one_nothing():
 
 def test_power_gained_and_spent_on_one_roll_meet_and_stop_at_power():
     made = sheet(power=2, power_current=2)
-    attack = rollable(made, "attr.strength", AMBUSH)
-    options = parsed(attack, actions=2, power_actions=1)
+    # Outside a scene a roll pays its own Power (in one, the round's start pays, L104-105).
+    attack = rollable(made, "attr.strength")
+    options = parsed(attack, actions=2, power_actions=1, battle=True)
     # 2 − 1 spent + 1 gained, never past Power 2 (L100).
     assert swd10.roll_edits(attack, options, result("success", True, 1)) == {"power_current": "2"}
     full = rollable(sheet(power=2, power_current=2), "attr.strength", AMBUSH)
