@@ -391,6 +391,9 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "scene_initiative": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
     "scene_step": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
     "scene_hit": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
+    # Showing a vehicle's damage to the players: GMs only. The matrix's scene holds no
+    # vehicle, so the GM's post (a minion's row) is refused beside the row, nothing stored.
+    "scene_show": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, 400, 404)},
 }
 
 # (url name, method, person) -> why the app answers wrongly today. Each is a real bug with
@@ -615,6 +618,7 @@ def _scene_post(name: str, w: World) -> dict[str, Any]:
         "scene_initiative": version | {"participant": kira, "action": "type", "value": "3"},
         "scene_step": version | {"direction": "next"},
         "scene_hit": version | {"participant": minion, "levels": "1"},
+        "scene_show": version | {"participant": minion, "shown": "1"},
     }.get(name, {})
 
 
