@@ -234,17 +234,30 @@ def rollables(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[Ro
         "force_points": sheet["points"]["force"],
     }
 
+    level_counts = wounds.stunned_level_counts(sheet)
+
     def make(key: str, pips: int, group: str, source: str) -> Rollable:
         # 1E stun spares Strength (003:440); a penalty is in whole dice (−1D, −2D).
         spared = wound.spares_strength_in_1e and edition == EDITION_1E and key == "attr.strength"
-        facts = common | {
-            "wound_dice": 0 if spared or not wound.can_act else -wound.penalty // 3,
-            "purposes": purposes_for(key, custom=key.removeprefix("skill.") in custom_skills),
-            "specialization": key.startswith("spec."),
-        }
+        spared = spared or (wound.slug == "stunned" and not level_counts)
+        # The stun results the sheet keeps (1E, 003:438-446): dice off, or no roll at all.
+        stun = wounds.stun_dice(sheet, key)
+        stun_facts = {} if stun is not None else {"can_act": False, "wound": stun_word}
+        facts = (
+            common
+            | stun_facts
+            | {
+                "wound_dice": (0 if spared or not wound.can_act else -wound.penalty // 3)
+                + (stun or 0),
+                "purposes": purposes_for(key, custom=key.removeprefix("skill.") in custom_skills),
+                "specialization": key.startswith("spec."),
+            }
+        )
         label = traits.trait_name(sheet, key)
         return Rollable(key, label, pips, tuple(sorted(facts.items())), group, source)
 
+    stuns = wounds.stuns_now(sheet) if edition == EDITION_1E else None
+    stun_word = "unconscious from stun" if stuns and stuns.unconscious else "immobile from stun"
     found = [
         make(f"attr.{slug}", sheet["attributes"][slug], "Attributes", "")
         for slug in ATTRIBUTE_SLUGS

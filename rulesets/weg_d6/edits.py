@@ -154,6 +154,8 @@ def _edit_info(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping) 
         if sheet["edition"] == EDITION_1E and sheet["wound"] == "wounded_twice":
             # 1E has no such level: a second wound incapacitates (003:1840).
             sheet["wound"] = "incapacitated"
+        if sheet["edition"] != EDITION_1E:
+            sheet["stuns"] = []  # R&E reads stun on the core chart: no results kept (002:561)
     elif rest == "kind":
         kind = parse_choice(trait, raw, KINDS, label="Kind")
         if kind != sheet["kind"]:
@@ -596,8 +598,25 @@ def wound_choices(sheet: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
 
 def _edit_wound(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping) -> None:
     if rest == "hit":
-        # 1E: a damage roll against the Strength roll, read on the damage summary (003:472).
-        sheet["wound"] = wounds.wound_after_hit(sheet, trait, raw)
+        # 1E: a damage roll against the Strength roll, read on the damage summary (003:472);
+        # a stun result is kept, with the scene round it came in ("…|@scene.round").
+        raw, _at, when = raw.partition("@")
+        now = wounds.parse_now(trait, "@" + when) if _at else None
+        raw = raw.rstrip("| ")
+        level = wounds.wound_after_hit(sheet, trait, raw)
+        parts = raw.replace(",", "|").split("|")
+        hit = wounds.hit_1e(int(parts[0]), int(parts[1]), stun=parts[-1].strip() == "stun")
+        if hit.stuns or hit.unconscious:
+            wounds.add_stun(sheet, hit.stuns, hit.unconscious, now)
+        sheet["wound"] = level
+        return
+    if rest in ("stun_over", "woke"):
+        if sheet["edition"] != EDITION_1E:
+            raise InvalidEdit(trait, "R&E keeps no stun results (002:561).")
+        if rest == "stun_over":
+            wounds.stun_over(sheet)  # its time passed, or pain controlled (003:1842)
+        else:
+            wounds.woke(sheet, wounds.parse_now(trait, raw))
         return
     if rest:
         raise _unknown(trait)

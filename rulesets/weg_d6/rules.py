@@ -27,7 +27,7 @@ from rulesets.core import (
     roll,
 )
 from rulesets.core.stage import STAGE_CHOICES, STAGE_TRAIT
-from rulesets.weg_d6 import costs, droids, traits
+from rulesets.weg_d6 import costs, droids, traits, wounds
 from rulesets.weg_d6.costs import next_costs
 from rulesets.weg_d6.data import (
     ALIEN_TEMPLATE_BONUS_PIPS,
@@ -607,9 +607,13 @@ def rolled_pips(sheet: Mapping[str, Any], key: str, pips: int) -> int:
     wound = WOUND_BY_SLUG[sheet["wound"]]
     if not wound.can_act:
         return pips
+    # The stun results a 1E sheet keeps (wounds.py): their dice, none for Strength (003:438).
+    stun = -3 * (wounds.stun_dice(sheet, key) or 0)
+    if wound.slug == "stunned" and not wounds.stunned_level_counts(sheet):
+        return _apply_penalty(pips, stun)
     if wound.spares_strength_in_1e and sheet["edition"] == EDITION_1E and key == "attr.strength":
         return pips
-    return _apply_penalty(pips, wound.penalty)
+    return _apply_penalty(pips, wound.penalty + stun)
 
 
 def _rolls_note(sheet: Mapping[str, Any], key: str, pips: int) -> str:
@@ -617,7 +621,11 @@ def _rolls_note(sheet: Mapping[str, Any], key: str, pips: int) -> str:
     rolled = rolled_pips(sheet, key, pips)
     if rolled == pips:
         return ""
-    return f"rolls {code(rolled)} while {WOUND_BY_SLUG[sheet['wound']].label.lower()}"
+    stuns = wounds.stuns_now(sheet).count if sheet.get("stuns") else 0
+    while_ = f"{stuns} stun{'s' if stuns > 1 else ''}" if stuns else "stunned"
+    if sheet["wound"] not in ("healthy", "stunned"):
+        while_ = WOUND_BY_SLUG[sheet["wound"]].label.lower() + (f", {while_}" if stuns else "")
+    return f"rolls {code(rolled)} while {while_}"
 
 
 def _notes(*parts: str) -> str:
@@ -630,6 +638,8 @@ def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict:
     edition = sheet["edition"]
     wound = WOUND_BY_SLUG[sheet["wound"]]
     penalty = wound.penalty if wound.can_act else 0
+    if wound.slug == "stunned" and not wounds.stunned_level_counts(sheet):
+        penalty = 0  # the kept stun results say the penalty (wounds.py)
 
     codes: dict[str, int] = {f"attr.{a}": sheet["attributes"][a] for a in ATTRIBUTE_SLUGS}
     for slug, pips in sheet["skills"].items():
@@ -679,6 +689,9 @@ def derived(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict:
             "can_act": wound.can_act,
             "if_wounded_again": WOUND_BY_SLUG[wound_after_another(wound.slug, edition)].label,
             "source": wound.source,
+            # The 1E stun results kept, read with no scene round (the sheet page reads
+            # them at its scene's round: layouts/weg_d6.py).
+            "stuns": wounds.stuns_shown(sheet) if edition == EDITION_1E else None,
         },
         "powers": {
             skill: {"used": used, "total": total}

@@ -63,8 +63,9 @@ from rulesets.weg_d6.data import (
 )
 from rulesets.weg_d6.settings import SETTINGS
 from rulesets.weg_d6.traits import slugify
+from rulesets.weg_d6.wounds import MOST_SCENE_ROUND, MOST_STUN_ENTRIES, MOST_STUNS_A_RESULT
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 HUMAN = SPECIES_BY_SLUG["human"]
 
@@ -260,6 +261,20 @@ class Droid(SheetModel):
     equipment: rows(Item, most=MAX_EQUIPMENT) = []
 
 
+class Stun(SheetModel):
+    """A 1E stun result the character took (003:433-436), kept while it counts: the scene
+    and round it came in (none outside a running scene). What it does now is derived
+    (rulesets/weg_d6/wounds.py stuns_now)."""
+
+    stuns: whole(0, MOST_STUNS_A_RESULT) = 1
+    # This result knocked the character out (003:436, 003:448): out until the stun is over.
+    unconscious: Flag = False
+    scene: whole(1, MOST_SCENE_ROUND) | None = None
+    round: whole(1, MOST_SCENE_ROUND) | None = None
+    # Back for one round at "1 Stun" by remain conscious (003:1855).
+    woke: Flag = False
+
+
 class WegSheet(SheetModel):
     """A West End Games d6 character or droid, 1st edition or R&E."""
 
@@ -286,6 +301,8 @@ class WegSheet(SheetModel):
     teacher: Teacher = Field(default_factory=Teacher)
     interval: rows(Raise, most=MAX_INTERVAL) = []
     wound: WoundLevel = "healthy"
+    # 1E stun results still counting (version 4); empty in R&E, whose chart has none.
+    stuns: rows(Stun, most=MOST_STUN_ENTRIES) = []
     droid: Droid = Field(default_factory=Droid)
     weapons: rows(Weapon, most=MAX_WEAPONS) = []
     gear: Gear = Field(default_factory=Gear)
@@ -331,7 +348,16 @@ def _add_power_picks_spent(sheet: dict) -> dict:
     return upgraded
 
 
-MIGRATIONS = {0: _from_unversioned, 1: _add_gear, 2: _add_power_picks_spent}
+def _add_stuns(sheet: dict) -> dict:
+    """Version 3 -> 4: the stun results a 1E sheet keeps, none before.
+
+    A sheet stunned before kept only the Stunned level, which still takes its 1D off."""
+    upgraded = dict(sheet)
+    upgraded.setdefault("stuns", [])
+    return upgraded
+
+
+MIGRATIONS = {0: _from_unversioned, 1: _add_gear, 2: _add_power_picks_spent, 3: _add_stuns}
 
 
 def blank_sheet(settings: Mapping[str, Any]) -> dict:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets.core import InvalidEdit
+from rulesets.weg_d6 import traits
 from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, WOUND_LADDER
 
 # --- R&E (002:559-565) -------------------------------------------------------------------------
@@ -142,6 +143,189 @@ def hit_words_1e(hit: Hit) -> str:
     if hit.stuns:
         return f"{hit.stuns} stun{'s' if hit.stuns > 1 else ''} (−{hit.stuns}D)"
     return "no effect"
+
+
+# --- 1E: the stuns a sheet keeps (003:438-448, 003:1840-1855) -------------------------------------
+
+STUNS_SOURCE = "003:438-448"
+MOST_STUN_ENTRIES = 20  # far more than a round and the next can hold; the list is pruned
+MOST_STUNS_A_RESULT = 2  # "2 Stun" is the summary's most (003:435)
+MOST_SCENE_ROUND = 10**9
+REMAIN_CONSCIOUS_SOURCE = "003:1855"
+CONTROL_PAIN_SOURCE = "003:1842"
+# Where a scene round is: (the scene's id, its round), or None outside a running scene.
+Now = tuple[int, int] | None
+
+
+def dexterity_dice(sheet: Mapping[str, Any]) -> int:
+    """Dexterity's basic dice, pips not counted (003:442-444: 3D+2 counts 3)."""
+    return sheet["attributes"]["dexterity"] // 3
+
+
+def stamina_dice(sheet: Mapping[str, Any]) -> int:
+    """The dice of stamina (003:448), a Strength skill in 1E (003:2487): its own code when
+    trained, else Strength's, pips not counted."""
+    return sheet["skills"].get("stamina", sheet["attributes"]["strength"]) // 3
+
+
+def in_effect(entry: Mapping[str, Any], now: Now) -> bool:
+    """Whether a kept stun result still counts: for the rest of the round it was taken in
+    and the next (003:440). A result that knocked the character out counts until the stun
+    is over (1E gives no time). Outside a scene (no round known) every kept result counts
+    until the player or GM marks the stun over; a result of another scene is over."""
+    if entry["unconscious"] or now is None or entry["round"] is None:
+        return True
+    scene, round_now = now
+    if entry["scene"] != scene:
+        return False
+    return round_now - 1 <= entry["round"] <= round_now
+
+
+@dataclass(frozen=True)
+class Stuns:
+    """What the kept stun results do now: derived, never stored."""
+
+    count: int  # results' stuns still counting (each −1D to every code but Strength)
+    immobile: bool  # stuns taken in one round ≥ Dexterity's dice (003:442-446)
+    unconscious: bool  # stuns ≥ stamina's dice (003:448), or a result that knocked out
+    kept: int  # results the sheet keeps, counting or not
+    woke: bool  # back for one round at "1 Stun" by remain conscious (003:1855)
+
+    @property
+    def words(self) -> str:
+        if self.unconscious:
+            return "unconscious from stun"
+        if not self.count:
+            return ""
+        said = f"{self.count} stun{'s' if self.count > 1 else ''}: −{self.count}D but Strength"
+        return said + (", immobile" if self.immobile else "")
+
+
+def stuns_now(sheet: Mapping[str, Any], now: Now = None) -> Stuns:
+    """The kept results (sheet["stuns"]) read at `now`: they add up (003:440); the stuns of
+    one round against Dexterity's dice, all of them against stamina's (003:442-448)."""
+    kept = sheet.get("stuns") or []
+    live = [entry for entry in kept if in_effect(entry, now)]
+    count = sum(entry["stuns"] for entry in live)
+    by_round: dict[tuple, int] = {}
+    for entry in live:
+        when = (entry["scene"], entry["round"])
+        by_round[when] = by_round.get(when, 0) + entry["stuns"]
+    most_in_a_round = max(by_round.values(), default=0)
+    # Remain conscious gives one round (003:1855); after it the character is out again.
+    relapsed = any(
+        entry["woke"] and now is not None and entry["round"] is not None
+        and entry["scene"] == now[0] and now[1] > entry["round"]
+        for entry in kept
+    )  # fmt: skip
+    out = relapsed or any(entry["unconscious"] for entry in live)
+    out = out or (count > 0 and count >= stamina_dice(sheet))
+    return Stuns(
+        count=0 if out else count,
+        immobile=not out and most_in_a_round > 0 and most_in_a_round >= dexterity_dice(sheet),
+        unconscious=out,
+        kept=len(kept),
+        woke=any(entry["woke"] for entry in live) and not out,
+    )
+
+
+def stuns_shown(sheet: Mapping[str, Any], now: Now = None) -> dict | None:
+    """What the sheet and the PDF print beside the wound level, or None with none kept."""
+    if not sheet.get("stuns"):
+        return None
+    state = stuns_now(sheet, now)
+    return {
+        "count": state.count,
+        "immobile": state.immobile,
+        "unconscious": state.unconscious,
+        "woke": state.woke,
+        "words": state.words or "stun passed",
+        "source": STUNS_SOURCE,
+    }
+
+
+def stun_entry(stuns: int, unconscious: bool, now: Now, *, woke: bool = False) -> dict:
+    scene, round_ = now if now is not None else (None, None)
+    return {
+        "stuns": stuns,
+        "unconscious": unconscious,
+        "scene": scene,
+        "round": round_,
+        "woke": woke,
+    }
+
+
+def add_stun(sheet: dict, stuns: int, unconscious: bool, now: Now) -> None:
+    """Keep a stun result (a hit's, 003:433-436): results no longer counting at `now` fall
+    away; the result that brings the stuns to stamina's dice keeps the character out."""
+    kept = [entry for entry in sheet.get("stuns") or [] if in_effect(entry, now)]
+    entry = stun_entry(stuns, unconscious, now)
+    kept.append(entry)
+    sheet["stuns"] = kept[-MOST_STUN_ENTRIES:]
+    if stuns_now(sheet, now).unconscious:
+        entry["unconscious"] = True
+
+
+def stun_over(sheet: dict) -> None:
+    """The stun ends: its time passed (outside a scene the player or GM says so), or the
+    character controlled pain (003:1842). The Stunned level goes with it."""
+    sheet["stuns"] = []
+    if sheet["wound"] == "stunned":
+        sheet["wound"] = "healthy"
+
+
+def woke(sheet: dict, now: Now) -> None:
+    """Remain conscious after a stun knocked the character out: one round of action as at
+    "1 Stun" (003:1855), once."""
+    if not stuns_now(sheet, now).unconscious:
+        raise InvalidEdit("wound.woke", "Only a character knocked out by stun wakes this way.")
+    sheet["stuns"] = [stun_entry(1, False, now, woke=True)]
+
+
+def parse_now(trait: str, raw: str) -> Now:
+    """ "@<scene>.<round>" (what the hit page and the sheet write in a running scene), or
+    nothing outside one."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    scene, dot, round_ = raw.removeprefix("@").partition(".")
+    if not (raw.startswith("@") and dot and scene.isdigit() and round_.isdigit()):
+        raise InvalidEdit(trait, "A scene round is written @scene.round.")
+    if not (0 < int(scene) <= MOST_SCENE_ROUND and 0 < int(round_) <= MOST_SCENE_ROUND):
+        raise InvalidEdit(trait, "A scene round is written @scene.round.")
+    return int(scene), int(round_)
+
+
+def stunned_level_counts(sheet: Mapping[str, Any]) -> bool:
+    """Whether the Stunned level's own −1D applies: not on a 1E sheet that keeps its stun
+    results, whose count gives the penalty instead (so a stun is not taken off twice)."""
+    return not (sheet["edition"] == EDITION_1E and sheet.get("stuns"))
+
+
+def stun_dice(sheet: Mapping[str, Any], key: str) -> int | None:
+    """The whole dice a 1E stun takes off the code `key` (an attribute, skill, specialization
+    or Force skill), or None when the stun forbids the roll: unconscious, or immobile and a
+    Dexterity action (003:446). Strength is spared (003:438)."""
+    if sheet["edition"] != EDITION_1E or not sheet.get("stuns"):
+        return 0
+    state = stuns_now(sheet)
+    if state.unconscious:
+        return None
+    if state.immobile and _dexterity_code(sheet, key):
+        return None
+    return 0 if key == "attr.strength" else state.count
+
+
+def _dexterity_code(sheet: Mapping[str, Any], key: str) -> bool:
+    head, _, slug = key.partition(".")
+    if head == "attr":
+        return slug == "dexterity"
+    if head == "spec":
+        slug = sheet["specializations"].get(slug, {}).get("skill", "")
+    if head in ("skill", "spec"):
+        info = traits.skill_info(sheet, slug)
+        return info is not None and info.attribute == "dexterity"
+    return False
 
 
 def stun_state_1e(stuns: int, dexterity_dice: int, stamina_dice: int) -> StunState:

@@ -86,6 +86,8 @@ def test_a_sheet_stored_before_schema_versions_upgrades_and_keeps_every_value() 
         "gear": {"credits": 0, "equipment": ""},
         # Version 3 keeps the picks each Force power used up: none yet.
         "force": {**old["force"], "power_picks_spent": {}},
+        # Version 4 keeps the 1E stun results still counting: none yet.
+        "stuns": [],
     }
     assert weg.check(upgraded, SETTINGS) is not None
     assert weg.status(upgraded, SETTINGS).stage == "play"

@@ -258,7 +258,7 @@ def test_a_version_2_sheet_upgrades_to_3_with_no_pick_spent_and_gives_none_back(
     old["schema_version"] = 2
     del old["force"]["power_picks_spent"]
     upgraded = weg.validate_sheet(old)
-    assert upgraded["schema_version"] == weg.SCHEMA_VERSION == 3
+    assert upgraded["schema_version"] == weg.SCHEMA_VERSION >= 3
     assert upgraded["force"]["power_picks_spent"] == {}
     # Which picks the power took was not kept then: dropping it gives none back, and
     # a version 2 sheet read before its upgrade behaves the same.
