@@ -15,6 +15,8 @@ urlpatterns = [
     # One kind's compendium entries the sheet may pick (the pick itself is an edit).
     path("characters/<int:pk>/pick/<slug:kind>/", views.character_pick, name="character_pick"),
     path("characters/<int:pk>/delete/", views.character_remove, name="character_remove"),
+    # The sheet's rule readings panel, fetched when opened (a page of its own without JS).
+    path("characters/<int:pk>/readings/", views.character_readings, name="character_readings"),
     path(
         "characters/<int:pk>/submit/",
         views.character_submit_review,
@@ -64,6 +66,7 @@ urlpatterns = [
     ),
     # Read-only share links: no login, no form, nothing private.
     path("s/<slug:token>/", views.shared_sheet, name="shared_sheet"),
+    path("s/<slug:token>/readings/", views.shared_readings, name="shared_readings"),
     path(
         "s/<slug:token>/portrait/<slug:digest>.jpg",
         portrait_views.shared_portrait,

@@ -681,6 +681,31 @@ def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 @login_required
 @vary_on_headers("HX-Request")
+def character_readings(request: HttpRequest, pk: int) -> HttpResponse:
+    """The sheet's rule readings panel, fetched when it is opened (the sheet page carries
+    only those changed from the book): for whoever may read the sheet, the owner's form at
+    no table, else the list. For htmx the panel's body; without, a page of its own."""
+    character, access = character_for(request.user, pk)
+    return _readings(request, sheet_context(character, access=access))
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def shared_readings(request: HttpRequest, token: str) -> HttpResponse:
+    """The readings panel of a share link's sheet: what its page showed inline, read-only."""
+    character = shared_character(token)
+    return _readings(request, sheet_context(character, access=NOBODY) | {"shared_token": token})
+
+
+def _readings(request: HttpRequest, context: dict) -> HttpResponse:
+    if request.htmx:
+        return render(request, "rulesets/_readings_body.html", context)
+    return render(request, "characters/readings.html", context | {"readings_page": True})
+
+
+@require_GET
+@login_required
+@vary_on_headers("HX-Request")
 def character_pick(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
     """One kind's entries the sheet may pick (its book's the viewer may read, then the
     rulebook's): under the sheet's compendium row for htmx, a page of its own without."""

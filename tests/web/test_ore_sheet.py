@@ -245,7 +245,10 @@ def test_the_budget_shows_allowed_spent_and_left_and_every_reading_is_listed(pla
     pool = element(html, "pool-points")
     assert '<td>150</td><td class="spent">0</td><td class="left">150</td>' in pool
     assert "150 CP still to spend" in element(html, "budget")
-    readings = element(html, "section-readings")
+    # The sheet carries the panel's summary; every reading comes when it is opened.
+    assert "as the book reads" in element(html, "section-readings")
+    url = reverse("character_readings", args=[jedi.pk])
+    readings = element(player_client.get(url, **HTMX).content.decode(), "readings-body")
     for setting in ore.SETTINGS:
         assert f'name="setting.{setting.key}"' in readings
 
@@ -641,7 +644,9 @@ def test_save_all_without_javascript_posts_every_field_and_redirects(player_clie
     parser = _MainFormFields()
     parser.feed(page_of(player_client, demo))
     fields = parser.fields
-    assert {"info.player", "species", "armor.0.name", "setting.bacta_time"} <= set(fields)
+    assert {"info.player", "species", "armor.0.name"} <= set(fields)
+    # The readings come when their panel is opened (their own page without JavaScript).
+    assert not any(name.startswith("setting.") for name in fields)
     assert {"stat.body", "skill.lightsaber", "stunt.fear"} <= set(fields)
     # The ledger keeps the creation budget (in play) and the awards: drawn locked, never sent.
     assert not {"character_points", "xp.add", "xp.add.1", "xp.0.amount"} & set(fields)

@@ -205,8 +205,12 @@ def test_outside_a_campaign_the_owner_sets_their_own_readings(player_client, swd
     response = player_client.get(sheet_url(swd10_character))
     text = response.content.decode()
     assert "Your readings" in text
-    assert any(trait.startswith("setting.") for trait in controls(response).traits)
     assert "House rules of" not in text
+    # The form itself comes when the panel is opened, into the sheet's form.
+    url = reverse("character_readings", args=[swd10_character.pk])
+    assert f'hx-get="{url}"' in text
+    panel = player_client.get(url, **HTMX).content.decode()
+    assert re.search(r'<select id="setting-\w+" name="setting\.\w+"', panel)
 
 
 # A GM-only trait of each system, a value to set it to, and where it is stored.

@@ -150,11 +150,14 @@ def test_the_budget_panel_lists_every_pool_and_the_verdict(player_client, smuggl
 def test_the_readings_panel_shows_the_edition_and_every_setting(player_client, smuggler):
     text = page(player_client, smuggler)
     assert 'name="info.edition"' in text
+    # Every reading is in the panel, fetched when it is opened.
+    url = reverse("character_readings", args=[smuggler.pk])
+    panel = player_client.get(url, **HTMX).content.decode()
     for setting in weg.SETTINGS:
-        assert f'name="setting.{setting.key}"' in text
+        assert f'name="setting.{setting.key}"' in panel
     # Where a default comes from is a tooltip, not part of the sentence.
     assert text.count('title="Source: GM setting; not in either seed') >= 1
-    assert len(re.findall(r'title="Source: [^"]*not in either seed', text)) >= 5
+    assert len(re.findall(r'title="Source: [^"]*not in either seed', panel)) >= 5
 
 
 @pytest.mark.parametrize("typed", ["4D+2", "4d+2", " 4D + 2 ", "+1D+1", "+ 1D + 1"])

@@ -397,6 +397,8 @@ def build_context(
         ),
         "readings": readings,
         "readings_changed": sum(r.changed for r in readings),
+        # A refused reading opens the panel, its message beside the field.
+        "readings_open": any(r.error for r in readings),
         **layout.extra(state, character),
     }
 
