@@ -214,7 +214,7 @@ def stuns_now(sheet: Mapping[str, Any], now: Now = None) -> Stuns:
     most_in_a_round = max(by_round.values(), default=0)
     # Remain conscious gives one round (003:1855); after it the character is out again.
     relapsed = any(
-        entry["woke"] and now is not None and entry["round"] is not None
+        entry.get("woke", False) and now is not None and entry["round"] is not None
         and entry["scene"] == now[0] and now[1] > entry["round"]
         for entry in kept
     )  # fmt: skip
@@ -225,7 +225,7 @@ def stuns_now(sheet: Mapping[str, Any], now: Now = None) -> Stuns:
         immobile=not out and most_in_a_round > 0 and most_in_a_round >= dexterity_dice(sheet),
         unconscious=out,
         kept=len(kept),
-        woke=any(entry["woke"] for entry in live) and not out,
+        woke=any(entry.get("woke", False) for entry in live) and not out,
     )
 
 

@@ -23,6 +23,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import QuerySet
 
+import rulesets.weg_d6 as weg
+from rulesets.core import InvalidEdit
 from rulesets.core.rolls import InvalidRoll, Rollable, RollOption, RollResult, parse_roll_options
 from rulesets.o3d10 import data as o3d10_data
 from rulesets.ore import combat
@@ -48,7 +50,6 @@ MARK = "mark"
 HIT_SYSTEMS = frozenset({"ore", "o3d10", "weg_d6"})
 MOST_O3D10_DAMAGE = 200  # far above any roll (4d10+ a few d6), low enough to catch a typo
 MOST_WEG_ROLL = 999  # a damage or Strength roll's total; far above any code's
-MOST_STUNS = 30
 # The form's weapon choice that reads the damage and Penetration typed beside it.
 AS_WRITTEN = ""
 
@@ -208,11 +209,6 @@ def hit_options(system: str, *, from_roll: bool) -> tuple[RollOption, ...]:
                 "stun", "Set for stun, or a stun weapon", "flag", False, source="003:426-436",
                 help="Read on the stun column: 1 stun, 2 stuns or unconscious; no wound.",
             ),
-            RollOption(
-                "stuns_before", "Stun results already taken this round and last", "number", 0,
-                minimum=0, maximum=MOST_STUNS, source="003:438-448",
-                help="Stuns add up: reaching Dexterity's dice immobilises, stamina's knocks out.",
-            ),
         )  # fmt: skip
     if system == "o3d10":
         if from_roll:
@@ -314,9 +310,26 @@ def _o3d10_plan(target: Character, roll: RollEntry | None, chosen: Mapping[str, 
     return HitPlan(target, roll, dict(chosen), edits, summary, "Damage taken", (), points, facts)
 
 
+def scene_round(target: Character) -> tuple[int, int] | None:
+    """The scene and round the target is in: the newest scene of its table it takes part
+    in (the tracker keeps no end to a scene), or None. A stun result is kept with it."""
+    from sheets.scenes.models import Scene  # the scenes app reads this module: no cycle
+
+    if target.campaign_id is None:
+        return None
+    scene = (
+        Scene.objects.filter(campaign_id=target.campaign_id, participants__character=target)
+        .order_by("-created_at", "-pk")
+        .only("pk", "round")
+        .first()
+    )
+    return None if scene is None else (scene.pk, scene.round)
+
+
 def _weg_plan(target: Character, chosen: Mapping[str, Any]) -> HitPlan:
     """1E: the damage roll against the Strength roll on the damage summary (003:472), on the
-    stun column for a stun weapon (003:430-436), written as the sheet's wound level."""
+    stun column for a stun weapon (003:430-436), written as the sheet's wound level and, for
+    a stun result, kept among the sheet's stuns with the scene round it came in."""
     sheet = target.sheet
     if sheet["edition"] != "1e":
         raise HitRefused(
@@ -326,30 +339,37 @@ def _weg_plan(target: Character, chosen: Mapping[str, Any]) -> HitPlan:
         )  # fmt: skip
     damage, strength, stun = chosen["damage"], chosen["strength"], chosen["stun"]
     hit = weg_wounds.hit_1e(damage, strength, stun=stun)
+    now = scene_round(target)
     raw = f"{damage}|{strength}" + ("|stun" if stun else "")
-    after = weg_wounds.wound_after_hit(sheet, "wound.hit", raw)
+    if now is not None:
+        raw += f"|@{now[0]}.{now[1]}"
+    try:
+        after_sheet = weg.apply_edit(sheet, "wound.hit", raw, {})
+    except InvalidEdit as refused:
+        raise HitRefused({MARK: refused.message}) from None
+    after = after_sheet["wound"]
     before_label = WOUND_BY_SLUG[sheet["wound"]].label
     words = weg_wounds.hit_words_1e(hit)
     column = "stun" if stun else "damage"
     summary = f"Damage {damage} against Strength {strength}, {column} column: {words}"
     summary += f" ({hit.source}); {before_label} → {WOUND_BY_SLUG[after].label}"
     details = []
-    if stun and (hit.stuns or hit.unconscious):
-        total = chosen["stuns_before"] + hit.stuns
-        dexterity = sheet["attributes"]["dexterity"] // 3
-        stamina = sheet["skills"].get("stamina", sheet["attributes"]["strength"]) // 3
-        state = weg_wounds.stun_state_1e(total, dexterity, stamina)
-        if hit.stuns:
+    if hit.stuns or hit.unconscious:
+        state = weg_wounds.stuns_now(after_sheet, now)
+        where = f"round {now[1]} of the scene" if now else "no scene: until marked over"
+        live = [e for e in after_sheet["stuns"] if weg_wounds.in_effect(e, now)]
+        total = sum(entry["stuns"] for entry in live)
+        if total:
             details.append(
-                f"{total} stun{'s' if total != 1 else ''} this round and last: −{total}D to "
-                "every code but Strength, this round and the next (003:438-440)"
+                f"{total} stun{'s' if total != 1 else ''} this round and last: "
+                f"−{total}D to every code but Strength, this round and the next "
+                f"(003:438-440); kept on the sheet, {where}"
             )
-        if hit.unconscious or state.unconscious:
+        if state.unconscious:
             details.append("Unconscious: stunned out, not wounded (003:436, 003:448)")
         elif state.immobile:
             details.append("Immobile: no Dexterity actions (003:442-446)")
-        details.append("The sheet keeps Stunned (−1D) as its wound level; stuns pass.")
-    edits = {"wound.hit": raw} if after != sheet["wound"] else {}
+    edits = {"wound.hit": raw} if after_sheet != sheet else {}
     facts = {"damage": damage, "strength": strength, "stun": stun, "result": words}
     return HitPlan(
         target, None, dict(chosen), edits, summary[:300], "Hit", (), None, facts, tuple(details)

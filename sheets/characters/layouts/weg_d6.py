@@ -96,7 +96,7 @@ class WegD6Layout(Layout):
             body="rulesets/weg_d6/_wounds.html",
             prefixes=("wound.",),
             shows_derived=("wound",),
-            uses_extra=("weg_wounds", "weg_wound_advice", "edition_1e"),
+            uses_extra=("weg_wounds", "weg_wound_advice", "edition_1e", "weg_stuns"),
         ),
         Section(
             "force",
@@ -191,6 +191,8 @@ class WegD6Layout(Layout):
             # What the rules offer at this wound level: stabilising, rest, stun, the 1E
             # mortal roll and medpacs (rulesets/weg_d6/wounds.py), a roll link where one is.
             "weg_wound_advice": wounds.advice(sheet),
+            # The 1E stun results kept, read at the scene round the character is in.
+            "weg_stuns": _stuns(sheet, character),
             "weg_powers": _powers(sheet, settings),
             "weg_power_options": _power_options(sheet, settings, play),
             "weg_power_trait": "advance.power.add" if play else "power.add",
@@ -301,6 +303,31 @@ def _wounds(rows: list[TraitRow], sheet: Mapping[str, Any]) -> list[dict]:
         }
         for slug, label in row.choices
     ]
+
+
+def _scene_round(character: Character) -> wounds.Now:
+    """The scene and round the character is in (the newest of its table it takes part in;
+    the tracker keeps no end to a scene), or None."""
+    from sheets.scenes.models import Scene  # the scenes app reads characters: no cycle
+
+    if character._state.adding or character.campaign_id is None:
+        return None
+    scene = (
+        Scene.objects.filter(campaign_id=character.campaign_id, participants__character=character)
+        .order_by("-created_at", "-pk")
+        .only("pk", "round")
+        .first()
+    )
+    return None if scene is None else (scene.pk, scene.round)
+
+
+def _stuns(sheet: Mapping[str, Any], character: Character) -> dict | None:
+    """What the kept stun results do now, and the scene round a "remain conscious" is in."""
+    if not sheet.get("stuns"):
+        return None
+    now = _scene_round(character)
+    shown = wounds.stuns_shown(sheet, now)
+    return shown and {**shown, "at": f"@{now[0]}.{now[1]}" if now else ""}
 
 
 def _skill_names(sheet: Mapping[str, Any], slug: str, settings: Mapping[str, Any]) -> str:
