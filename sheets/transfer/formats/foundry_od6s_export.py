@@ -144,7 +144,7 @@ HANDLED = frozenset(
         "schema_version", "stage", "edition", "kind", "role", "info", "species",
         "custom_species", "alien_template", "attributes", "move", "skills", "custom_skills",
         "specializations", "force", "points", "teacher", "interval", "wound", "droid",
-        "weapons", "gear",
+        "weapons", "gear", "stuns",
     }
 )  # fmt: skip
 
@@ -160,6 +160,13 @@ def _whole_sheet(sheet: dict, out: Export, npc: bool) -> None:
     for key in sorted(set(sheet) - HANDLED - {"dark_side"}):
         if sheet[key] != blank.get(key):
             out.lose(f"the sheet's “{key}”", "not written to OD6S", key)
+    if sheet.get("stuns"):
+        count = len(sheet["stuns"])
+        out.lose(
+            f"{count} stun result{'s' if count > 1 else ''} still counting (1E, 003:438)",
+            "an OD6S actor keeps its wound level only: the Stunned level goes, not the count",
+            "stuns",
+        )
     if sheet["stage"] != Stage.PLAY.value:
         out.lose(
             f"the stage ({sheet['stage']})",
