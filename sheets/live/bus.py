@@ -246,3 +246,11 @@ def roll_logged(campaign_id: int | None, character_id: int | None) -> None:
 def sheet_written(character_id: int, campaign_id: int | None) -> None:
     """A character's sheet has a new version (an edit, a mark, an award, a restore)."""
     publish(Event("sheet", campaign_id, character_id))
+
+
+SCENE_CHANGED = "scene_changed"
+
+
+def scene_changed(campaign_id: int, scene_id: int) -> None:
+    """What the players may see of a scene may have changed (its order, a wound, a ship)."""
+    publish(Event(SCENE_CHANGED, campaign_id, scene=scene_id))

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from sheets.campaigns.models import Campaign, Membership, Role
 from sheets.characters.models import Character
-from sheets.live.bus import Event
+from sheets.live.bus import SCENE_CHANGED, Event
 from sheets.permissions import (
     CharacterAccess,
     User,
@@ -32,7 +32,7 @@ from sheets.permissions import (
 from sheets.rolls.models import RollEntry
 from sheets.rolls.services import POLL_OVERLAP, sheet_log, table_entries, table_log
 from sheets.scenes.models import Scene
-from sheets.scenes.services import SCENE_CHANGED, view_key
+from sheets.scenes.services import view_key
 
 _CURSOR = re.compile(r"r(\d{1,18})v(\d{1,18})")
 

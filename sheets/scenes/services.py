@@ -43,7 +43,7 @@ from sheets.characters.services import (
     character_apply_edits,
     clean_name,
 )
-from sheets.live.bus import Event, publish, roll_logged
+from sheets.live.bus import roll_logged, scene_changed
 from sheets.npcs.models import MinionGroup, MinionMember, Visibility
 from sheets.permissions import (
     campaign_for,
@@ -64,7 +64,6 @@ from sheets.vehicles.models import OwnerKind, Vehicle
 from sheets.vehicles.pdf import render_vehicle_pdf
 from sheets.vehicles.services import VehicleRefused
 
-SCENE_CHANGED = "scene_changed"
 WHOLE = "scene"  # a refusal that belongs to no single field
 MOST_PARTICIPANTS = 60
 MARKS_ON_SHEET = frozenset({"ore", "o3d10"})  # hits.hit_mark: boxes and HP with a log entry
@@ -111,7 +110,7 @@ def _rows(scene: Scene):
 def _changed(scene: Scene) -> None:
     scene.version += 1
     scene.save(update_fields=["round", "turn", "version"])
-    publish(Event(SCENE_CHANGED, scene.campaign_id, scene=scene.pk))
+    scene_changed(scene.campaign_id, scene.pk)
 
 
 def _locked(user: AbstractBaseUser, scene_id: int, expected_version: int) -> Scene:
@@ -139,7 +138,7 @@ def scene_create(
         raise SceneRefused(errors)
     with transaction.atomic():
         scene = Scene.objects.create(campaign=campaign, name=clean, ties=ties, created_by=user)
-        publish(Event(SCENE_CHANGED, campaign.pk, scene=scene.pk))
+        scene_changed(campaign.pk, scene.pk)
     return scene
 
 

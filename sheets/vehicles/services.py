@@ -34,6 +34,7 @@ from rulesets.weg_d6.data import EDITION_1E
 from rulesets.weg_d6.vehicles import TARGET_SCALE
 from sheets.campaigns.models import Campaign, Role
 from sheets.characters.models import Character
+from sheets.live.bus import scene_changed
 from sheets.npcs.models import Visibility
 from sheets.permissions import (
     Need,
@@ -52,6 +53,7 @@ from sheets.rolls.services import (
     pool_text,
     rollables_of,
 )
+from sheets.scenes.models import Participant
 from sheets.vehicles.models import OwnerKind, Vehicle, VehicleRevision
 
 # Systems with vehicle rules, and the one without (its page says so).
@@ -140,6 +142,11 @@ def _revise(vehicle: Vehicle, user: AbstractBaseUser, summary: str, before: dict
         before=before,
         after=vehicle.data,
     )
+    # A scene showing this ship redraws for its viewers (its damage may be shown to them).
+    for campaign_id, scene_id in Participant.objects.filter(vehicle=vehicle).values_list(
+        "scene__campaign_id", "scene_id"
+    ):
+        scene_changed(campaign_id, scene_id)
 
 
 @transaction.atomic
