@@ -19,6 +19,8 @@ from rulesets.swd10.dice import (
     PATH_TRAITS,
     ROLL_SPENDS,
     at_round,
+    between_pools,
+    between_rolls,
     odds,
     power_soak,
     power_soak_offer,
@@ -27,6 +29,7 @@ from rulesets.swd10.dice import (
     roll_options,
     rollables,
     round_state,
+    scene_state,
 )
 from rulesets.swd10.edits import apply_edit
 from rulesets.swd10.rules import (
@@ -75,6 +78,8 @@ __all__ = [
     "advance_cost",
     "apply_edit",
     "at_round",
+    "between_pools",
+    "between_rolls",
     "blank_sheet",
     "builtin_entries",
     "check",
@@ -93,6 +98,7 @@ __all__ = [
     "roll_options",
     "rollables",
     "round_state",
+    "scene_state",
     "status",
     "trait_label",
     "trait_rows",

@@ -1461,3 +1461,37 @@ def roll_edits(rollable: Rollable, options: Mapping[str, Any], result: RollResul
         lost = rollable.fact("lost", 0) + 1
         edits[f"armor.{rollable.fact('row')}.lost"] = str(min(lost, rollable.fact("rating", lost)))
     return edits
+
+
+# --- between rolls (issue 27) ---------------------------------------------------------------
+
+
+def between_pools(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> spends.Pools:
+    """What a spend between rolls reads from the sheet."""
+    from rulesets.swd10.rules import derived
+
+    return spends.Pools(
+        destiny_points=sheet["info"]["destiny_points"],
+        willpower=sheet["willpower"],
+        willpower_current=sheet["willpower_current"],
+        power=sheet["power"],
+        power_current=sheet["power_current"],
+        incapacitated=bool(derived(sheet, settings)["incapacitated"]),
+    )
+
+
+def between_rolls(
+    sheet: Mapping[str, Any],
+    settings: Mapping[str, Any],
+    action: str,
+    round_state: spends.RoundState | None,
+    scene_state: spends.SceneState | None,
+    raw: Mapping[str, Any],
+) -> spends.Spent:
+    """A spend between rolls on this sheet (spends.between): a Spent, or InvalidRoll."""
+    return spends.between(action, between_pools(sheet, settings), round_state, scene_state, raw)
+
+
+def scene_state(scene: str, logged: Iterable[Mapping[str, Any]]) -> spends.SceneState:
+    """The scene a character is in, with the once-a-scene Destiny use logged in it (L91)."""
+    return spends.SceneState(scene, spends.scene_destiny_spent_in(logged))

@@ -416,7 +416,7 @@ def between(
         return _power_round(pools, round_state, raw)
     if action == BETWEEN_REST:
         return _full_rest(pools)
-    raise InvalidRoll("action", "Nothing of that name to spend here.")
+    raise InvalidRoll("between", "Nothing of that name to spend here.")
 
 
 def _scene_destiny(action, pools: Pools, state: SceneState | None, raw) -> Spent:

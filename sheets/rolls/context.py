@@ -42,6 +42,7 @@ from sheets.rolls.services import (
     roll_odds,
     roll_setup,
     rollables_of,
+    scene_counts,
     sheet_log,
     table_log,
 )
@@ -224,8 +225,11 @@ def page_context(
     *,
     errors: Mapping[str, str] | None = None,
     rolled: int | None = None,
+    spent: int | None = None,
+    between_raw: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Everything the roll page draws: the menu, the form, the odds, the result, the log."""
+    """Everything the roll page draws: the menu, the form, the odds, the result, the log,
+    and the spends between rolls."""
     errors = dict(errors or {})
     setup: RollSetup | None = None
     odds: Odds | None = None
@@ -274,7 +278,63 @@ def page_context(
         "log": log_for_character(user, character, access),
         "readings": readings_in_force(character, settings),
         "readings_url": readings_url(character),
+        "between": between_context(user, character, settings, errors, spent, between_raw or {}),
     }
+
+
+def between_context(
+    user: User,
+    character: Character,
+    settings: Mapping[str, Any],
+    errors: Mapping[str, str],
+    spent: int | None,
+    raw: Mapping[str, str],
+) -> dict[str, Any] | None:
+    """The spends between rolls (SWd10, 000:L86-106, L176): the sheet's pools, the scene's
+    counts said beside each form, each form's refusal, and the spend just made. None for a
+    system that spends nothing between rolls."""
+    ruleset = get_ruleset(character.system)
+    pools_of = getattr(ruleset, "between_pools", None)
+    if pools_of is None or not dice_ready(character.system):
+        return None
+    from rulesets.swd10 import spends  # the one system with spends between rolls
+
+    counts = scene_counts(character)
+    entry = None
+    if spent is not None:
+        entry = RollEntry.objects.filter(
+            pk=spent, character=character, author=user, kind=RollEntry.Kind.SPEND
+        ).first()
+    action = str(raw.get("spend", "") or "")
+    return {
+        "pools": pools_of(character.sheet, settings),
+        "scene": counts.scene,
+        "scene_help": spends.scene_help(counts.scene_state),
+        "round_help": spends.destiny_help(counts.round),
+        "power_help": spends.power_round_help(counts.round),
+        "power_paid": counts.round is not None and counts.round.power_paid,
+        "scene_spends": spends.SCENE_SPENDS,
+        "round_spends": spends.ELSEWHERE_SPENDS,
+        "errors": {key: errors[key] for key in errors if key in _BETWEEN_KEYS},
+        "action": action,
+        "note": str(raw.get("note", "") or "")[: spends.NOTE_LIMIT],
+        "entry": entry,
+        "open": entry is not None or bool(set(errors) & _BETWEEN_KEYS),
+    }
+
+
+_BETWEEN_KEYS = frozenset(
+    {
+        "between",
+        "destiny_willpower",
+        "destiny_outstanding",
+        "destiny_intercept",
+        "destiny_flaw",
+        "destiny_death",
+        "power_round",
+        "full_rest",
+    }
+)
 
 
 def _soak_most(character: Character, entry: RollEntry | None) -> int:

@@ -23,6 +23,9 @@ class RollEntry(models.Model):
         # Wounds (O.R.E.) or damage (1o3d10) marked on the sheet `character` from a hit:
         # an attack roll's (`follows`) or one entered by hand.
         HIT = "hit", "Hit"
+        # Points spent between rolls (SWd10's Destiny once a scene, current Power at a
+        # round's start, a full rest): written on the sheet, never a hit to apply.
+        SPEND = "spend", "Spend"
 
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ROLL)
     campaign = models.ForeignKey(

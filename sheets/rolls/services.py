@@ -441,6 +441,114 @@ def roll_power_soak(
         )
 
 
+# Spends between rolls ---------------------------------------------------------------------
+
+# The form field a between-rolls refusal names when it names none of its own.
+BETWEEN = "between"
+
+
+@dataclass(frozen=True)
+class SceneCounts:
+    """The scene a character is in and what was spent in it and in its round, as the
+    system's spends count them (SWd10: `round_state`, `scene_state`), or none."""
+
+    scene: Scene | None
+    round: Any = None
+    scene_state: Any = None
+
+
+def scene_counts(character: Character) -> SceneCounts:
+    """What the character spent in its running scene and round (the log's facts)."""
+    ruleset = get_ruleset(character.system)
+    state_of = getattr(ruleset, "scene_state", None)
+    scene = running_scene(character) if state_of is not None else None
+    if scene is None:
+        return SceneCounts(None)
+    logged = list(
+        RollEntry.objects.filter(character=character, facts__scene_id=scene.pk).values_list(
+            "facts", flat=True
+        )
+    )
+    in_round = [facts for facts in logged if facts.get("scene_round") == scene.round]
+    return SceneCounts(
+        scene,
+        ruleset.round_state(scene.name, scene.round, in_round),
+        state_of(scene.name, logged),
+    )
+
+
+def spend_between(
+    *,
+    user: AbstractBaseUser,
+    character_id: int,
+    action: str,
+    raw: Mapping[str, str],
+    drawn_campaign: int | None,
+) -> RollEntry:
+    """A spend between rolls (SWd10's Destiny once a scene or on a use no roll carries,
+    current Power at a round's start, a full rest, 000:L86-106, L176), by whoever may roll
+    the sheet: written on the sheet through the edit service and logged as a line of its
+    own, in one transaction; counted in the character's running scene and round. Refused
+    (RollRefused, keyed by the action): nothing stored."""
+    with transaction.atomic():
+        character, _access = character_for(user, character_id, Need.EDIT, for_update=True)
+        _check_table(user, character, drawn_campaign)
+        ruleset = get_ruleset(character.system)
+        between = getattr(ruleset, "between_rolls", None)
+        if between is None:
+            raise RollRefused({BETWEEN: "This system spends nothing between rolls."})
+        counts = scene_counts(character)
+        try:
+            spent = between(
+                engine_sheet(character),
+                character_settings(character),
+                action,
+                counts.round,
+                counts.scene_state,
+                raw,
+            )
+        except InvalidRoll as refused:
+            raise RollRefused({refused.option: refused.message}) from None
+        try:
+            # What the rule writes, whoever may roll the sheet: at a table the GM spending a
+            # player's point, or the player a figure the GM otherwise sets.
+            character_apply_edits(
+                user=user,
+                character_id=character.pk,
+                edits=spent.edits,
+                expected_version=character.version,
+                ruled=frozenset(spent.edits),
+            )
+        except EditRefused as refused:
+            raise RollRefused({action: " ".join(refused.errors.values())}) from None
+        except StaleVersion as stale:
+            raise RollRefused({action: str(stale)}) from None
+        facts = dict(spent.facts)
+        if counts.scene is not None:
+            facts |= {"scene_id": counts.scene.pk, "scene_round": counts.scene.round}
+        roll_logged(character.campaign_id, character.pk)
+        return RollEntry.objects.create(
+            kind=RollEntry.Kind.SPEND,
+            campaign_id=character.campaign_id,
+            character=character,
+            author=user,
+            system=character.system,
+            rollable_key=action[:120],
+            rollable_label=spent.label[:200],
+            options={},
+            modifiers="",
+            kept="",
+            outcome="spent",
+            summary=(spent.line[:1].upper() + spent.line[1:])[:300],
+            details=list(spent.details),
+            total=None,
+            success=True,
+            odds="1/1",
+            odds_percent="",
+            facts=facts,
+        )
+
+
 # Reading the logs ------------------------------------------------------------------------
 
 # A poll asks again for every entry written this long ago or less. Ids are handed out when

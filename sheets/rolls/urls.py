@@ -8,6 +8,7 @@ from sheets.rolls import views
 # first because a key may, in principle, hold a slash.
 urlpatterns = [
     path("characters/<int:pk>/roll/", views.roll_menu, name="roll_menu"),
+    path("characters/<int:pk>/spend/", views.character_spend, name="character_spend"),
     path("characters/<int:pk>/roll/<path:key>/odds/", views.roll_odds, name="roll_odds"),
     path("characters/<int:pk>/roll/<path:key>/", views.character_roll, name="character_roll"),
     path("characters/<int:pk>/hit/", views.character_hit, name="character_hit"),

@@ -32,6 +32,7 @@ from sheets.rolls.services import (
     roll_power_soak,
     sheet_log,
     sheet_recent_ids,
+    spend_between,
     table_log,
     table_recent_ids,
 )
@@ -50,9 +51,19 @@ def _page(
     rolled: int | None = None,
     template: str = PAGE,
     unknown_is_404: bool = False,
+    spent: int | None = None,
+    between_raw: Mapping[str, str] | None = None,
 ) -> HttpResponse:
     context = roll_context.page_context(
-        request.user, character, access, key, raw, errors=errors, rolled=rolled
+        request.user,
+        character,
+        access,
+        key,
+        raw,
+        errors=errors,
+        rolled=rolled,
+        spent=spent,
+        between_raw=between_raw,
     )
     if unknown_is_404 and key and context["setup"] is None:
         raise Http404("This sheet has nothing of that name to roll.")
@@ -148,6 +159,39 @@ def _power_soak(request: HttpRequest, pk: int, key: str) -> HttpResponse:
         return response
     url = reverse("character_roll", args=[pk, key])
     return redirect(f"{url}?{urlencode({'rolled': entry.pk})}#roll-result")
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def character_spend(request: HttpRequest, pk: int) -> HttpResponse:
+    """Spends between rolls (SWd10: a Destiny point once a scene or on a use no roll
+    carries, current Power at a round's start, a full rest): GET draws the roll page with
+    them (and the spend just made, `spent`); POST makes one, then back to that page. A
+    refusal is drawn beside its form, nothing stored."""
+    if request.method == "GET":
+        character, access = character_for(request.user, pk, Need.EDIT)
+        spent = ascii_number(request.GET.get("spent", ""))
+        return _page(request, character, access, "", {}, spent=spent)
+    drawn_text = request.POST.get("campaign", "").strip()
+    drawn = ascii_number(drawn_text) if drawn_text else None
+    action = request.POST.get("spend", "").strip()[:40]
+    try:
+        if drawn_text and drawn is None:
+            raise RollRefused({CAMPAIGN: "This form names no table; reload the page."})
+        entry = spend_between(
+            user=request.user,
+            character_id=pk,
+            action=action,
+            raw=request.POST,
+            drawn_campaign=drawn,
+        )
+    except RollRefused as refused:
+        character, access = character_for(request.user, pk, Need.EDIT)
+        return _page(
+            request, character, access, "", {}, errors=refused.errors, between_raw=request.POST
+        )
+    url = reverse("character_spend", args=[pk])
+    return redirect(f"{url}?{urlencode({'spent': entry.pk})}#spends")
 
 
 @require_GET
