@@ -313,8 +313,8 @@ def forget_edits(trait: str) -> list[tuple[str, str]]:
 def training_offer(
     sheet: Mapping[str, Any], trait: str, points: int, settings: Mapping[str, Any]
 ) -> str:
-    """What a raise's training would be, for the price list: "4 days with a teacher, 8 days
-    alone; 1 day off per extra point, at least 1 day" ("" when it needs none)."""
+    """What a raise's training would be, for the price list: "Trains 4 days taught, 8 alone;
+    1 day less per extra point, at least 1 day (002:43)" ("" when it needs none)."""
     rule = training.rule_for(sheet, trait, settings)
     if rule is None:
         return ""
@@ -322,15 +322,16 @@ def training_offer(
     alone = training.training_for(rule, points, taught=False, settings=settings)
     if taught is None or alone is None:
         return ""
-    both = f"{taught.length} with a teacher, {alone.length} alone"
+    # Short: it stands under the price of every row of the price list.
+    both = f"{taught.length} taught, {alone.length} alone"
     words = taught.length if rule.fixed else both
     if rule.waived_if_used:
-        words += "; none if used in the last adventure"
+        words += "; none if used last adventure"
     if rule.shortened_by_points:
         step = training.length_words(rule.cut_per_point * training.DAYS_IN[rule.unit], rule.unit)
         least = training.length_words(taught.minimum_days, taught.unit)
-        words += f"; {step} off per extra point, at least {least}"
-    return f"Training: {words} ({rule.source})"
+        words += f"; {step} less per extra point, at least {least}"
+    return f"Trains {words} ({rule.source})"
 
 
 def taught_by(

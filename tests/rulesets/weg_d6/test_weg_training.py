@@ -133,11 +133,11 @@ def test_the_price_list_says_what_training_a_raise_needs():
     sheet = _smuggler()
     words = advancement.training_offer(sheet, "skill.blaster", 4, SETTINGS)
     assert words == (
-        "Training: 4 days with a teacher, 8 days alone; none if used in the last adventure; "
-        "1 day off per extra point, at least 1 day (002:43)"
+        "Trains 4 days taught, 8 days alone; none if used last adventure; "
+        "1 day less per extra point, at least 1 day (002:43)"
     )
     attribute = advancement.training_offer(sheet, "attr.strength", 30, SETTINGS)
-    assert attribute == "Training: 30 weeks with a teacher, 60 weeks alone (002:51)"
+    assert attribute == "Trains 30 weeks taught, 60 weeks alone (002:51)"
 
 
 @pytest.mark.parametrize(("reading", "needs"), [("none", False), ("re", True)])
