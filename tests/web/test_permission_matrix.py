@@ -140,6 +140,8 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     # player and the other GM find nothing (404, so it is not even confirmed to exist).
     "character_sheet": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     "character_pdf": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    # The sheet's rule readings panel, fetched when opened: whoever reads the sheet.
+    "character_readings": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     "character_export": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     # The file a character was imported from: whoever reads its history (the matrix's sheet
     # is given one, _imported_original); co-GM, share link and API token in
@@ -214,6 +216,7 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     "shared_sheet": {"GET": _all(200), "POST": _all(405)},
     "shared_pdf": {"GET": _all(200), "POST": _all(405)},
     "shared_portrait": {"GET": _all(200), "POST": _all(405)},
+    "shared_readings": {"GET": _all(200), "POST": _all(405)},
     # The portrait: whoever reads the sheet sees it; its owner puts one up (the GM may not,
     # 403) and takes it down, and so may the table's GM (sheets/permissions.py).
     "character_portrait": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
@@ -265,6 +268,12 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
         "POST": _row(LOGIN, MOVED, 404, MOVED, 404),
     },
     "roll_odds": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
+    # Spends between rolls (SWd10, issue 27): whoever may roll the sheet. The matrix's sheet
+    # is still in creation, where a full rest's Willpower is refused (400, nothing stored).
+    "character_spend": {
+        "GET": _row(LOGIN, 200, 404, 200, 404),
+        "POST": _row(LOGIN, 400, 404, 400, 404),
+    },
     # The rolls of a sheet at no table: whoever sees the sheet; the table's log: its members.
     "character_roll_log": {"GET": _row(LOGIN, 200, 404, 200, 404), "POST": _all(405)},
     "campaign_roll_log": {"GET": _row(LOGIN, 200, 200, 200, 404), "POST": _all(405)},
@@ -691,6 +700,8 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "shared_sheet": {"token": w.share.token},
         "shared_pdf": {"token": w.share.token},
         "shared_portrait": {"token": w.share.token, "digest": w.portrait.digest},
+        "character_readings": {"pk": kira},
+        "shared_readings": {"token": w.share.token},
         "character_portrait": {"pk": kira, "digest": w.portrait.digest},
         "character_portrait_upload": {"pk": kira},
         "character_portrait_remove": {"pk": kira},
@@ -710,6 +721,7 @@ def _url_kwargs(name: str, w: World) -> dict[str, Any]:
         "roll_menu": {"pk": kira},
         "character_roll": {"pk": kira, "key": "attr.strength"},
         "roll_odds": {"pk": kira, "key": "attr.strength"},
+        "character_spend": {"pk": kira},
         "character_roll_log": {"pk": kira},
         "campaign_roll_log": {"pk": table},
         "character_hit": {"pk": kira},
@@ -802,6 +814,7 @@ def _post_data(name: str, w: World, password: str) -> dict[str, Any]:
         "campaign_member_role": {"role": "gm"},
         "campaign_bring": {"character": str(w.spare.pk)},
         "character_roll": {"campaign": str(w.table.pk), "difficulty": "7"},
+        "character_spend": {"campaign": str(w.table.pk), "spend": "full_rest"},
         "character_hit": version | {"width": "2", "height": "7"},
         "character_portrait_upload": {
             "portrait": SimpleUploadedFile("me.png", _picture("teal"), "image/png"),
@@ -860,7 +873,7 @@ SECRETS = (
         "the owner's character's name",
         lambda w: OWNER_SHEET,
         frozenset({"owner", "gm"}),
-        frozenset({"shared_sheet", "shared_pdf"}),
+        frozenset({"shared_sheet", "shared_pdf", "shared_readings"}),
     ),
     Secret(
         "the other player's character's name",
@@ -873,7 +886,7 @@ SECRETS = (
         "the share link's token",
         lambda w: w.share.token,
         frozenset({"owner"}),
-        frozenset({"shared_sheet", "shared_pdf"}),
+        frozenset({"shared_sheet", "shared_pdf", "shared_readings"}),
     ),
     Secret(
         "the invitation's token",
@@ -1081,6 +1094,97 @@ def test_a_co_gm_is_answered_as_the_tables_gm_about_the_portrait(
     Membership.objects.create(campaign=world.table, user=co_gm, role=Role.GM)
     world.users["gm"] = co_gm
     test_answer(client, world, password, name, method, "gm", MATRIX[name][method]["gm"])
+
+
+# The readings panel asked by three more people: a co-GM is answered as the table's GM; a
+# share link's holder, after opening the shared sheet, as anyone logged out (their link
+# opens "shared_readings", 200 for all above); so is a tool sending an API token, which is
+# no credential for the site's pages (tests/web/test_readings_panel.py has the same).
+READINGS_NAMES = ("character_readings", "shared_readings")
+
+
+@pytest.mark.parametrize(
+    ("name", "method"), [(name, method) for name in READINGS_NAMES for method in ("GET", "POST")]
+)
+def test_a_co_gm_is_answered_as_the_tables_gm_about_the_readings(
+    client, world, password, make_user, name, method
+):
+    co_gm = make_user("leia_co_gm")
+    Membership.objects.create(campaign=world.table, user=co_gm, role=Role.GM)
+    world.users["gm"] = co_gm
+    test_answer(client, world, password, name, method, "gm", MATRIX[name][method]["gm"])
+
+
+@pytest.mark.parametrize(
+    ("name", "method"), [(name, method) for name in READINGS_NAMES for method in ("GET", "POST")]
+)
+def test_a_share_links_holder_is_answered_as_anyone_logged_out_about_the_readings(
+    client, world, password, name, method
+):
+    assert (
+        client.get(reverse("shared_sheet", kwargs={"token": world.share.token})).status_code == 200
+    )
+    expected = MATRIX[name][method]["anonymous"]
+    test_answer(client, world, password, name, method, "anonymous", expected)
+
+
+@pytest.mark.parametrize(
+    ("name", "method"), [(name, method) for name in READINGS_NAMES for method in ("GET", "POST")]
+)
+def test_an_api_token_is_answered_as_anyone_logged_out_about_the_readings(
+    client, world, password, name, method
+):
+    _token, secret = token_create(
+        user=world.users["owner"], name="Readings bot", scopes=["table:read"], expiry="30"
+    )
+    client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {secret}"
+    expected = MATRIX[name][method]["anonymous"]
+    test_answer(client, world, password, name, method, "anonymous", expected)
+
+
+# Spends between rolls asked by three more people: a co-GM is answered as the table's GM;
+# a share link's holder, after opening the shared sheet, and a tool sending an API token
+# (no credential for the site's pages) as anyone logged out.
+SPEND_NAMES = ("character_spend",)
+
+
+@pytest.mark.parametrize(
+    ("name", "method"), [(name, method) for name in SPEND_NAMES for method in ("GET", "POST")]
+)
+def test_a_co_gm_is_answered_as_the_tables_gm_about_spends(
+    client, world, password, make_user, name, method
+):
+    co_gm = make_user("leia_co_gm")
+    Membership.objects.create(campaign=world.table, user=co_gm, role=Role.GM)
+    world.users["gm"] = co_gm
+    test_answer(client, world, password, name, method, "gm", MATRIX[name][method]["gm"])
+
+
+@pytest.mark.parametrize(
+    ("name", "method"), [(name, method) for name in SPEND_NAMES for method in ("GET", "POST")]
+)
+def test_a_share_links_holder_is_answered_as_anyone_logged_out_about_spends(
+    client, world, password, name, method
+):
+    assert (
+        client.get(reverse("shared_sheet", kwargs={"token": world.share.token})).status_code == 200
+    )
+    expected = MATRIX[name][method]["anonymous"]
+    test_answer(client, world, password, name, method, "anonymous", expected)
+
+
+@pytest.mark.parametrize(
+    ("name", "method"), [(name, method) for name in SPEND_NAMES for method in ("GET", "POST")]
+)
+def test_an_api_token_is_answered_as_anyone_logged_out_about_spends(
+    client, world, password, name, method
+):
+    _token, secret = token_create(
+        user=world.users["owner"], name="Spends bot", scopes=["table:read"], expiry="30"
+    )
+    client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {secret}"
+    expected = MATRIX[name][method]["anonymous"]
+    test_answer(client, world, password, name, method, "anonymous", expected)
 
 
 # The search above can only prove a leak if the words are really on the pages that may show
