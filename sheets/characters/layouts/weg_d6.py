@@ -171,11 +171,15 @@ class WegD6Layout(Layout):
     def extra(self, state: SheetState, character: Character) -> dict:
         sheet, settings = state.sheet, state.settings
         play = sheet["stage"] == PLAY
+        training = _training(character)
+        # Traits whose paid raise still trains: no "Advance to" (the purchase would be
+        # refused, sheets/advancement `_still_training`), "in training" instead.
+        in_training = _in_training(sheet, training) if play else frozenset()
         steps: dict[str, list] = {section: [] for section in STEPPED_SECTIONS}
         for row in state.rows:
             section = self.section_for(row)
             if section in steps:
-                steps[section].append(_buttons(row, play))
+                steps[section].append(_buttons(row, play, row.key in in_training))
         return {
             "subtitle": state.derived["edition"],
             "play": play,
@@ -186,7 +190,8 @@ class WegD6Layout(Layout):
             "weg_attributes": ATTRIBUTE_CHOICES,
             "weg_custom_species": sheet["species"] == CUSTOM_SPECIES,
             "weg_skill_choices": _skill_choices(sheet),
-            "weg_move_advance": _move_advance(state.rows, sheet, play),
+            "weg_move_advance": _move_advance(state.rows, sheet, play, in_training),
+            "weg_in_training": in_training,
             "weg_wounds": _wounds(state.rows, sheet),
             # What the rules offer at this wound level: stabilising, rest, stun, the 1E
             # mortal roll and medpacs (rulesets/weg_d6/wounds.py), a roll link where one is.
@@ -197,7 +202,7 @@ class WegD6Layout(Layout):
             "weg_power_options": _power_options(sheet, settings, play),
             "weg_power_trait": "advance.power.add" if play else "power.add",
             "weg_interval": _interval(sheet),
-            "weg_training": _training(character),
+            "weg_training": training,
             "weg_description": sheet["info"]["description"],
             "weg_description_limit": DESCRIPTION_LIMIT,
             "weg_limits": WEAPON_LIMITS,
@@ -224,6 +229,9 @@ class WegD6Layout(Layout):
         if flags != (before["can_edit_player"], before["play"]):
             return None
         moved = changed_fields(old, new)
+        training = set(before.get("weg_in_training", ())) | set(after.get("weg_in_training", ()))
+        if any(field.key in training for field in new.fields):
+            return None  # a row "in training" is drawn by its box's template alone
         earlier = {f.key: f for f in old.fields}
         fields = []
         for field in moved:
@@ -263,7 +271,7 @@ def _shown_buttons(field: Field, can_edit_player: bool, play: bool) -> dict[str,
     return shown
 
 
-def _buttons(row: TraitRow, play: bool) -> tuple:
+def _buttons(row: TraitRow, play: bool, training: bool = False) -> tuple:
     """What a row's buttons say: redrawn with their section whenever this changes."""
     cost = row.next_cost if play else None
     return (
@@ -272,6 +280,7 @@ def _buttons(row: TraitRow, play: bool) -> tuple:
         getattr(row, "up", ""),
         getattr(row, "remove", ""),
         cost and (cost.amount, cost.unit),
+        training,
     )
 
 
@@ -281,12 +290,19 @@ def _skill_choices(sheet: Mapping[str, Any]) -> list[str]:
     return [traits.skill_info(sheet, slug).label for slug in slugs]
 
 
-def _move_advance(rows: list[TraitRow], sheet: Mapping[str, Any], play: bool) -> dict | None:
+def _move_advance(
+    rows: list[TraitRow], sheet: Mapping[str, Any], play: bool, in_training=()
+) -> dict | None:
     """The paid Move raise in play: to what and for how much, or None."""
     move = next((row for row in rows if row.key == "move"), None)
     if not play or move is None or move.next_cost is None:
         return None
-    return {"to": costs.next_step_value(sheet, "move"), "cost": move.next_cost}
+    training = "move" in in_training
+    return {
+        "to": costs.next_step_value(sheet, "move"),
+        "cost": move.next_cost,
+        "training": training,
+    }
 
 
 def _wounds(rows: list[TraitRow], sheet: Mapping[str, Any]) -> list[dict]:
@@ -400,6 +416,7 @@ def _training(character: Character) -> tuple[dict, ...]:
     return tuple(
         {
             "label": training.trait_label,
+            "trait": training.entry.trait,
             "from": training.entry.from_value,
             "to": training.entry.to_value,
             "done": training.days_done,
@@ -411,6 +428,22 @@ def _training(character: Character) -> tuple[dict, ...]:
         }
         for training in found.order_by("pk")
     )
+
+
+def _in_training(sheet: Mapping[str, Any], training: tuple[dict, ...]) -> frozenset[str]:
+    """The traits whose paid raise waits for its training: the ledger says so, and this
+    sheet lists the raise above the value it still has. Read from the sheet too, so an
+    edit's answer (both pages drawn after the purchase) sees the button go."""
+    waiting = {t["trait"] for t in training if t["waiting"]}
+    found = set()
+    for entry in sheet["interval"]:
+        if entry["trait"] in waiting:
+            try:
+                if traits.trait_value(sheet, entry["trait"]) < entry["to"]:
+                    found.add(entry["trait"])
+            except InvalidEdit:  # a trait removed since
+                continue
+    return frozenset(found)
 
 
 def _interval(sheet: Mapping[str, Any]) -> list[dict]:
