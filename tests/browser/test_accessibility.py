@@ -124,6 +124,13 @@ def _house_rules(people):
     return "gm", reverse("campaign_settings", args=[_played(people)[0].pk])
 
 
+def _readings(people):
+    # The sheet's readings panel, fetched when it is opened: here as its own page, the form
+    # an owner at no table sets them with (WEG: the most settings).
+    character = character_create(owner=people["player"], name="Demo weg_d6", system="weg_d6")
+    return "player", reverse("character_readings", args=[character.pk])
+
+
 def _invitation(people):
     campaign = campaign_create(user=people["gm"], name="Outer Rim", system="swd10")
     link = invitation_create(user=people["gm"], campaign_id=campaign.pk)
@@ -145,6 +152,7 @@ PAGES: dict[str, Callable] = {
     "diff": _diff,
     "campaign": _campaign,
     "house-rules": _house_rules,
+    "readings": _readings,
     "invitation": _invitation,
     "not-found": lambda people: ("player", "/characters/999999/"),
 }
