@@ -618,6 +618,9 @@ def rolled_pips(sheet: Mapping[str, Any], key: str, pips: int) -> int:
 
 def _rolls_note(sheet: Mapping[str, Any], key: str, pips: int) -> str:
     """Say what a code rolls while a wound takes dice off it, or "" when it rolls as written."""
+    if WOUND_BY_SLUG[sheet["wound"]].can_act and wounds.stun_dice(sheet, key) is None:
+        out = wounds.stuns_now(sheet).unconscious  # 003:448; else immobile, 003:446
+        return "no roll: unconscious from stun" if out else "no roll: immobile from stun"
     rolled = rolled_pips(sheet, key, pips)
     if rolled == pips:
         return ""
