@@ -926,7 +926,7 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
             pool -= split
             notes.append(f"action {number} of {declared}: −{split} dice")
             if round_actions:
-                notes.append(f"this round's current Power: {round_actions} dice off it (L105)")
+                notes.append(f"{ROUND_POWER_NOTE}: {round_actions} dice off it (L105)")
         evasions = _number(options, "evasions", 0, 0, spends.MAX_EVASIONS, "Evasions made")
         if evasions:
             pool -= spends.evasion_penalty(evasions)  # L206
@@ -935,7 +935,7 @@ def read(rollable: Rollable, options: Mapping[str, Any]) -> Reading:
         damage_dice = aim.damage_dice if aim else 0
         pool += damage_dice + (power + round_damage) * spends.POWER_DAMAGE_PER_POINT
         if round_damage:
-            notes.append(f"this round's current Power: +{round_damage} damage (L104)")
+            notes.append(f"{ROUND_POWER_NOTE}: +{round_damage} damage (L104)")
     willpower_current = rollable.fact("willpower_current", 0)
     willpower = bool(options.get("willpower", False))
     ignore_wounds = bool(options.get("ignore_wounds", False))
@@ -1214,8 +1214,18 @@ def odds_for(spec: Spec) -> Odds:
 
 def odds(rollable: Rollable, options: Mapping[str, Any]) -> Odds:
     """The exact chance of getting the successes needed (for a Path roll: of keeping the
-    grade), with one bar per number of successes and one for a botch."""
-    return _odds(read_roll(rollable, options))
+    grade), with one bar per number of successes and one for a botch. Current Power paid
+    at the round's start (L104-105) is said under them, as it is in the pool already."""
+    reading = read(rollable, options)
+    found = _odds(reading.spec)
+    paid = [note for note in reading.notes if note.startswith(ROUND_POWER_NOTE)]
+    if not paid:
+        return found
+    said = "; ".join(note[:1].upper() + note[1:] for note in paid) + " (in the pool)."
+    return replace(found, note=" ".join(part for part in (found.note, said) if part))
+
+
+ROUND_POWER_NOTE = "this round's current Power"
 
 
 # --- a roll ---------------------------------------------------------------------------------

@@ -171,6 +171,9 @@ def test_power_paid_at_the_rounds_start_counts_on_every_roll_of_it(
     assert 'id="roll-power-damage"' not in page  # in a scene no roll pays Power itself
     assert spend(client, hero, "power_round", power_damage="2").status_code == 302
     assert pools(hero)[2] == 0
+    page = client.get(reverse("character_roll", args=[hero.pk, "dmg.0"])).content.decode()
+    assert "This round&#x27;s current Power: +2 damage (L104) (in the pool)." in page
+    assert "5 dice at difficulty 6" in page
     for _ in range(2):
         rolled = client.post(
             reverse("character_roll", args=[hero.pk, "dmg.0"]),
