@@ -80,3 +80,26 @@ def test_stun_over_outside_a_scene_clears_the_kept_results(client, player, troop
     )
     target = Character.objects.get(pk=trooper.pk)
     assert target.sheet["stuns"] == [] and target.sheet["wound"] == "healthy"
+
+
+def test_the_sheets_own_hit_form_keeps_the_stun_with_the_scene_round(
+    client, player, trooper, scene
+):
+    client.force_login(player)
+    page = client.get(reverse("character_sheet", args=[trooper.pk])).content.decode()
+    assert f'name="wound.hit.2" value="@{scene.pk}.6"' in page
+    target = Character.objects.get(pk=trooper.pk)
+    client.post(
+        reverse("character_edit", args=[trooper.pk]),
+        {
+            "version": target.version,
+            "only": "wound.hit",
+            "wound.hit": "9",
+            "wound.hit.1": "10",
+            "wound.hit.2": f"@{scene.pk}.6",
+        },
+    )
+    # A normal hit below Strength: stunned, one stun kept in round 6 (003:472, 003:440).
+    sheet = Character.objects.get(pk=trooper.pk).sheet
+    assert sheet["wound"] == "stunned"
+    assert sheet["stuns"] == [wounds.stun_entry(1, False, (scene.pk, 6))]

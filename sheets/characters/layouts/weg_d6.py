@@ -96,7 +96,13 @@ class WegD6Layout(Layout):
             body="rulesets/weg_d6/_wounds.html",
             prefixes=("wound.",),
             shows_derived=("wound",),
-            uses_extra=("weg_wounds", "weg_wound_advice", "edition_1e", "weg_stuns"),
+            uses_extra=(
+                "weg_wounds",
+                "weg_wound_advice",
+                "edition_1e",
+                "weg_stuns",
+                "weg_scene_at",
+            ),
         ),
         Section(
             "force",
@@ -196,8 +202,9 @@ class WegD6Layout(Layout):
             # What the rules offer at this wound level: stabilising, rest, stun, the 1E
             # mortal roll and medpacs (rulesets/weg_d6/wounds.py), a roll link where one is.
             "weg_wound_advice": wounds.advice(sheet),
-            # The 1E stun results kept, read at the scene round the character is in.
-            "weg_stuns": _stuns(sheet, character),
+            # The 1E stun results kept, read at the scene round the character is in, which
+            # a stun result marked here is kept with.
+            **_stuns(sheet, character),
             "weg_powers": _powers(sheet, settings),
             "weg_power_options": _power_options(sheet, settings, play),
             "weg_power_trait": "advance.power.add" if play else "power.add",
@@ -337,13 +344,16 @@ def _scene_round(character: Character) -> wounds.Now:
     return None if scene is None else (scene.pk, scene.round)
 
 
-def _stuns(sheet: Mapping[str, Any], character: Character) -> dict | None:
-    """What the kept stun results do now, and the scene round a "remain conscious" is in."""
-    if not sheet.get("stuns"):
-        return None
+def _stuns(sheet: Mapping[str, Any], character: Character) -> dict:
+    """What the kept stun results do now (1E), and "@scene.round" where the character is in
+    a scene: a hit or "remain conscious" marked on the sheet is kept with it."""
+    if sheet["edition"] != EDITION_1E:
+        return {"weg_stuns": None, "weg_scene_at": ""}
     now = _scene_round(character)
-    shown = wounds.stuns_shown(sheet, now)
-    return shown and {**shown, "at": f"@{now[0]}.{now[1]}" if now else ""}
+    return {
+        "weg_stuns": wounds.stuns_shown(sheet, now),
+        "weg_scene_at": f"@{now[0]}.{now[1]}" if now else "",
+    }
 
 
 def _skill_names(sheet: Mapping[str, Any], slug: str, settings: Mapping[str, Any]) -> str:
