@@ -607,7 +607,7 @@ def _edit_wound(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
         parts = raw.replace(",", "|").split("|")
         hit = wounds.hit_1e(int(parts[0]), int(parts[1]), stun=parts[-1].strip() == "stun")
         if hit.stuns or hit.unconscious:
-            wounds.add_stun(sheet, hit.stuns, hit.unconscious, now)
+            wounds.add_stun(sheet, hit.stuns, hit.unconscious, now, settings)
         sheet["wound"] = level
         return
     if rest in ("stun_over", "woke"):
@@ -616,7 +616,7 @@ def _edit_wound(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
         if rest == "stun_over":
             wounds.stun_over(sheet)  # its time passed, or pain controlled (003:1842)
         else:
-            wounds.woke(sheet, wounds.parse_now(trait, raw))
+            wounds.woke(sheet, wounds.parse_now(trait, raw), settings)
         return
     if rest:
         raise _unknown(trait)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rulesets.core import InvalidEdit
+from rulesets.core import InvalidEdit, Setting
 from rulesets.weg_d6 import traits
 from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, WOUND_LADDER
 
@@ -156,6 +156,27 @@ CONTROL_PAIN_SOURCE = "003:1842"
 # Where a scene round is: (the scene's id, its round), or None outside a running scene.
 Now = tuple[int, int] | None
 
+# 1E says how long stuns last (003:440), not how long a stun knockout lasts (003:436, 003:448).
+KNOCKOUT_READING = "stun_knockout_1e"
+UNTIL_OVER = "until_over"
+STUN_SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        KNOCKOUT_READING,
+        "1E: how long a stun knockout lasts",
+        UNTIL_OVER,
+        "003:436 and 003:448 give no time (R&E's 2D minutes, 002:561, is its own chart's)",
+        help="A knockout by stun, in a scene: the sheet keeps it, or it passes with its stuns.",
+        choices=(
+            (UNTIL_OVER, "Until the stun is marked over or pain is controlled (003:1842)"),
+            ("with_stuns", "Until the stuns that knocked out pass: the round after next"),
+        ),
+    ),
+)
+
+
+def _until_over(settings: Mapping[str, Any] | None) -> bool:
+    return (settings or {}).get(KNOCKOUT_READING, UNTIL_OVER) == UNTIL_OVER
+
 
 def dexterity_dice(sheet: Mapping[str, Any]) -> int:
     """Dexterity's basic dice, pips not counted (003:442-444: 3D+2 counts 3)."""
@@ -168,12 +189,13 @@ def stamina_dice(sheet: Mapping[str, Any]) -> int:
     return sheet["skills"].get("stamina", sheet["attributes"]["strength"]) // 3
 
 
-def in_effect(entry: Mapping[str, Any], now: Now) -> bool:
+def in_effect(entry: Mapping[str, Any], now: Now, until_over: bool = True) -> bool:
     """Whether a kept stun result still counts: for the rest of the round it was taken in
     and the next (003:440). A result that knocked the character out counts until the stun
-    is over (1E gives no time). Outside a scene (no round known) every kept result counts
-    until the player or GM marks the stun over; a result of another scene is over."""
-    if entry["unconscious"] or now is None or entry["round"] is None:
+    is over (1E gives no time: the reading KNOCKOUT_READING). Outside a scene (no round
+    known) every kept result counts until the player or GM marks the stun over; a result of
+    another scene is over."""
+    if (entry["unconscious"] and until_over) or now is None or entry["round"] is None:
         return True
     scene, round_now = now
     if entry["scene"] != scene:
@@ -201,11 +223,13 @@ class Stuns:
         return said + (", immobile" if self.immobile else "")
 
 
-def stuns_now(sheet: Mapping[str, Any], now: Now = None) -> Stuns:
+def stuns_now(
+    sheet: Mapping[str, Any], now: Now = None, settings: Mapping[str, Any] | None = None
+) -> Stuns:
     """The kept results (sheet["stuns"]) read at `now`: they add up (003:440); the stuns of
     one round against Dexterity's dice, all of them against stamina's (003:442-448)."""
     kept = sheet.get("stuns") or []
-    live = [entry for entry in kept if in_effect(entry, now)]
+    live = [entry for entry in kept if in_effect(entry, now, _until_over(settings))]
     count = sum(entry["stuns"] for entry in live)
     by_round: dict[tuple, int] = {}
     for entry in live:
@@ -229,11 +253,13 @@ def stuns_now(sheet: Mapping[str, Any], now: Now = None) -> Stuns:
     )
 
 
-def stuns_shown(sheet: Mapping[str, Any], now: Now = None) -> dict | None:
+def stuns_shown(
+    sheet: Mapping[str, Any], now: Now = None, settings: Mapping[str, Any] | None = None
+) -> dict | None:
     """What the sheet and the PDF print beside the wound level, or None with none kept."""
     if not sheet.get("stuns"):
         return None
-    state = stuns_now(sheet, now)
+    state = stuns_now(sheet, now, settings)
     return {
         "count": state.count,
         "immobile": state.immobile,
@@ -255,14 +281,17 @@ def stun_entry(stuns: int, unconscious: bool, now: Now, *, woke: bool = False) -
     }
 
 
-def add_stun(sheet: dict, stuns: int, unconscious: bool, now: Now) -> None:
+def add_stun(
+    sheet: dict, stuns: int, unconscious: bool, now: Now, settings: Mapping[str, Any] | None = None
+) -> None:
     """Keep a stun result (a hit's, 003:433-436): results no longer counting at `now` fall
     away; the result that brings the stuns to stamina's dice keeps the character out."""
-    kept = [entry for entry in sheet.get("stuns") or [] if in_effect(entry, now)]
+    until_over = _until_over(settings)
+    kept = [entry for entry in sheet.get("stuns") or [] if in_effect(entry, now, until_over)]
     entry = stun_entry(stuns, unconscious, now)
     kept.append(entry)
     sheet["stuns"] = kept[-MOST_STUN_ENTRIES:]
-    if stuns_now(sheet, now).unconscious:
+    if stuns_now(sheet, now, settings).unconscious:
         entry["unconscious"] = True
 
 
@@ -274,10 +303,10 @@ def stun_over(sheet: dict) -> None:
         sheet["wound"] = "healthy"
 
 
-def woke(sheet: dict, now: Now) -> None:
+def woke(sheet: dict, now: Now, settings: Mapping[str, Any] | None = None) -> None:
     """Remain conscious after a stun knocked the character out: one round of action as at
     "1 Stun" (003:1855), once."""
-    if not stuns_now(sheet, now).unconscious:
+    if not stuns_now(sheet, now, settings).unconscious:
         raise InvalidEdit("wound.woke", "Only a character knocked out by stun wakes this way.")
     sheet["stuns"] = [stun_entry(1, False, now, woke=True)]
 

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 import rulesets.weg_d6 as weg
-from rulesets.core import InvalidEdit
+from rulesets.core import InvalidEdit, resolve_settings
 from rulesets.core.rolls import InvalidRoll, Rollable, RollOption, RollResult, parse_roll_options
 from rulesets.o3d10 import data as o3d10_data
 from rulesets.ore import combat
@@ -343,8 +343,9 @@ def _weg_plan(target: Character, chosen: Mapping[str, Any]) -> HitPlan:
     raw = f"{damage}|{strength}" + ("|stun" if stun else "")
     if now is not None:
         raw += f"|@{now[0]}.{now[1]}"
+    settings = resolve_settings(weg.SETTINGS, target.readings_in_force)
     try:
-        after_sheet = weg.apply_edit(sheet, "wound.hit", raw, {})
+        after_sheet = weg.apply_edit(sheet, "wound.hit", raw, settings)
     except InvalidEdit as refused:
         raise HitRefused({MARK: refused.message}) from None
     after = after_sheet["wound"]
@@ -355,9 +356,13 @@ def _weg_plan(target: Character, chosen: Mapping[str, Any]) -> HitPlan:
     summary += f" ({hit.source}); {before_label} → {WOUND_BY_SLUG[after].label}"
     details = []
     if hit.stuns or hit.unconscious:
-        state = weg_wounds.stuns_now(after_sheet, now)
+        state = weg_wounds.stuns_now(after_sheet, now, settings)
         where = f"round {now[1]} of the scene" if now else "no scene: until marked over"
-        live = [e for e in after_sheet["stuns"] if weg_wounds.in_effect(e, now)]
+        until_over = (
+            weg_wounds.KNOCKOUT_READING not in settings
+            or settings[weg_wounds.KNOCKOUT_READING] == weg_wounds.UNTIL_OVER
+        )
+        live = [e for e in after_sheet["stuns"] if weg_wounds.in_effect(e, now, until_over)]
         total = sum(entry["stuns"] for entry in live)
         if total:
             details.append(

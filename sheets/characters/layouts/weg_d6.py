@@ -204,7 +204,7 @@ class WegD6Layout(Layout):
             "weg_wound_advice": wounds.advice(sheet),
             # The 1E stun results kept, read at the scene round the character is in, which
             # a stun result marked here is kept with.
-            **_stuns(sheet, character),
+            **_stuns(sheet, character, settings),
             "weg_powers": _powers(sheet, settings),
             "weg_power_options": _power_options(sheet, settings, play),
             "weg_power_trait": "advance.power.add" if play else "power.add",
@@ -344,14 +344,14 @@ def _scene_round(character: Character) -> wounds.Now:
     return None if scene is None else (scene.pk, scene.round)
 
 
-def _stuns(sheet: Mapping[str, Any], character: Character) -> dict:
+def _stuns(sheet: Mapping[str, Any], character: Character, settings: Mapping[str, Any]) -> dict:
     """What the kept stun results do now (1E), and "@scene.round" where the character is in
     a scene: a hit or "remain conscious" marked on the sheet is kept with it."""
     if sheet["edition"] != EDITION_1E:
         return {"weg_stuns": None, "weg_scene_at": ""}
     now = _scene_round(character)
     return {
-        "weg_stuns": wounds.stuns_shown(sheet, now),
+        "weg_stuns": wounds.stuns_shown(sheet, now, settings),
         "weg_scene_at": f"@{now[0]}.{now[1]}" if now else "",
     }
 

@@ -147,3 +147,14 @@ def test_only_this_round_and_the_last_count(results, now) -> None:
     state = wounds.stuns_now(sheet, (1, now))
     assert state.count == (0 if state.unconscious else expected)
     assert state.unconscious == (expected >= 12)
+
+
+@pytest.mark.parametrize(("reading", "out_later"), [("until_over", True), ("with_stuns", False)])
+def test_how_long_a_knockout_lasts_is_a_reading(reading, out_later) -> None:
+    # 003:436, 003:448 give no time: by default out until the stun is marked over.
+    settings = {wounds.KNOCKOUT_READING: reading}
+    sheet = weg.apply_edit(first_edition(), "wound.hit", "30|10|stun|@5.2", settings)
+    assert wounds.stuns_now(sheet, (5, 3), settings).unconscious
+    assert wounds.stuns_now(sheet, (5, 4), settings).unconscious is out_later
+    assert [s.key for s in wounds.STUN_SETTINGS] == [wounds.KNOCKOUT_READING]
+    assert wounds.STUN_SETTINGS[0].default == "until_over"
