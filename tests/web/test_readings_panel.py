@@ -148,6 +148,9 @@ def test_an_owner_at_no_table_sets_a_reading_on_the_page_without_javascript(
     form = FormFields()
     form.feed(text)
     assert form.action == reverse("character_edit", args=[swd10_character.pk])
+    # As the sheet's form: a bad value gets the server's message beside it, not the
+    # browser's bubble that never reaches it.
+    assert re.search(r"<form [^>]*novalidate>", text)
     assert form.fields["version"] == "1"
     settings = {key for key in form.fields if key.startswith("setting.")}
     assert settings == {f"setting.{s.key}" for s in get_ruleset("swd10").SETTINGS}
