@@ -7,7 +7,9 @@ draws the page again with the message next to the form that caused it (status 40
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -196,10 +198,31 @@ def _version(request: HttpRequest) -> int:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 0
 
 
-def _act(request: HttpRequest, pk: int, form: str, act) -> HttpResponse:
-    """Run one ledger service; on refusal draw the page with its message."""
+def _posted(request: HttpRequest, *names: str) -> dict[str, str]:
+    """The posted text of each named field, "" when it was not sent."""
+    return {name: request.POST.get(name, "") for name in names}
+
+
+def _act(
+    request: HttpRequest,
+    pk: int,
+    form: str,
+    service: Callable[..., object],
+    /,
+    *fields: str,
+    **values: Any,
+) -> HttpResponse:
+    """Run one ledger service for the character `pk` as this user at the version the form
+    saw, with the posted `fields` under their own names and any other `values`: a write
+    goes back to the page, a refusal draws it with its message beside `form`."""
     try:
-        act()
+        service(
+            user=request.user,
+            character_id=pk,
+            expected_version=_version(request),
+            **_posted(request, *fields),
+            **values,
+        )
     except LedgerRefused as refused:
         character, access = character_for(request.user, pk, Need.RECORDS)
         return _ledger_page(request, character, access, refused=refused, form=form)
@@ -211,31 +234,9 @@ def _act(request: HttpRequest, pk: int, form: str, act) -> HttpResponse:
 def ledger_award(request: HttpRequest, pk: int) -> HttpResponse:
     if request.POST.get("what") == ledger.WILLPOWER:
         return _act(
-            request,
-            pk,
-            "award",
-            lambda: ledger.award_willpower(
-                user=request.user,
-                character_id=pk,
-                award=request.POST.get("award", ""),
-                cool=request.POST.get("cool", ""),
-                command=request.POST.get("command", ""),
-                reason=request.POST.get("reason", ""),
-                expected_version=_version(request),
-            ),
+            request, pk, "award", ledger.award_willpower, "award", "cool", "command", "reason"
         )
-    return _act(
-        request,
-        pk,
-        "award",
-        lambda: ledger.award(
-            user=request.user,
-            character_id=pk,
-            amount=request.POST.get("amount", ""),
-            reason=request.POST.get("reason", ""),
-            expected_version=_version(request),
-        ),
-    )
+    return _act(request, pk, "award", ledger.award, "amount", "reason")
 
 
 @require_POST
@@ -245,49 +246,23 @@ def ledger_gear(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         "gear",
-        lambda: ledger.improve_gear(
-            user=request.user,
-            character_id=pk,
-            weapon=request.POST.get("weapon", ""),
-            expected_version=_version(request),
-            value=request.POST.get("value", ""),
-            worker=request.POST.get("worker", "self"),
-        ),
+        ledger.improve_gear,
+        "weapon",
+        "value",
+        worker=request.POST.get("worker", "self"),
     )
 
 
 @require_POST
 @login_required
 def ledger_dark_side(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(
-        request,
-        pk,
-        "dark_side",
-        lambda: ledger.dark_side(
-            user=request.user,
-            character_id=pk,
-            action=request.POST.get("action", ""),
-            reason=request.POST.get("reason", ""),
-            expected_version=_version(request),
-        ),
-    )
+    return _act(request, pk, "dark_side", ledger.dark_side, "action", "reason")
 
 
 @require_POST
 @login_required
 def ledger_correct(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(
-        request,
-        pk,
-        "correct",
-        lambda: ledger.correct(
-            user=request.user,
-            character_id=pk,
-            amount=request.POST.get("amount", ""),
-            reason=request.POST.get("reason", ""),
-            expected_version=_version(request),
-        ),
-    )
+    return _act(request, pk, "correct", ledger.correct, "amount", "reason")
 
 
 @require_POST
@@ -297,21 +272,17 @@ def ledger_buy(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         "buy",
-        lambda: ledger.purchase(
-            user=request.user,
-            character_id=pk,
-            trait=request.POST.get("trait", ""),
-            expected_version=_version(request),
-            teacher=request.POST.get("teacher", ""),
-            reason=request.POST.get("reason", ""),
-            used=request.POST.get("used", ""),
-            extra=request.POST.get("extra", ""),
-            teacher_codes={
-                key.removeprefix("teacher_code."): value
-                for key, value in request.POST.items()
-                if key.startswith("teacher_code.")
-            },
-        ),
+        ledger.purchase,
+        "trait",
+        "teacher",
+        "reason",
+        "used",
+        "extra",
+        teacher_codes={
+            key.removeprefix("teacher_code."): value
+            for key, value in request.POST.items()
+            if key.startswith("teacher_code.")
+        },
     )
 
 
@@ -323,33 +294,18 @@ def ledger_training(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         "training",
-        lambda: ledger.train(
-            user=request.user,
-            character_id=pk,
-            action=request.POST.get("action", ""),
-            training_id=request.POST.get("training", ""),
-            days=request.POST.get("days", ""),
-            reason=request.POST.get("reason", ""),
-            expected_version=_version(request),
-        ),
+        ledger.train,
+        "action",
+        "days",
+        "reason",
+        training_id=request.POST.get("training", ""),
     )
 
 
 @require_POST
 @login_required
 def ledger_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(
-        request,
-        pk,
-        "undo",
-        lambda: ledger.undo(
-            user=request.user,
-            character_id=pk,
-            entry_id=request.POST.get("entry", ""),
-            expected_version=_version(request),
-            reason=request.POST.get("reason", ""),
-        ),
-    )
+    return _act(request, pk, "undo", ledger.undo, "reason", entry_id=request.POST.get("entry", ""))
 
 
 @require_POST
@@ -360,15 +316,12 @@ def ledger_ask(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         "ask",
-        lambda: ledger.ask(
-            user=request.user,
-            character_id=pk,
-            choice=request.POST.get("merit", ""),
-            value=request.POST.get("value", ""),
-            detail=request.POST.get("choice", ""),
-            expected_version=_version(request),
-            reason=request.POST.get("reason", ""),
-        ),
+        ledger.ask,
+        "value",
+        "reason",
+        # The form's merit is the service's choice, and the form's choice its detail.
+        choice=request.POST.get("merit", ""),
+        detail=request.POST.get("choice", ""),
     )
 
 
@@ -380,14 +333,10 @@ def ledger_consent(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         "consent",
-        lambda: ledger.consent(
-            user=request.user,
-            character_id=pk,
-            entry_id=request.POST.get("entry", ""),
-            approve=request.POST.get("decision") == "approve",
-            expected_version=_version(request),
-            reason=request.POST.get("reason", ""),
-        ),
+        ledger.consent,
+        "reason",
+        entry_id=request.POST.get("entry", ""),
+        approve=request.POST.get("decision") == "approve",
     )
 
 
@@ -396,15 +345,8 @@ def ledger_consent(request: HttpRequest, pk: int) -> HttpResponse:
 def ledger_origin(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's GM accepts points from elsewhere (one entry or all) or refuses one."""
     decision = request.POST.get("decision", "")
-    common = {
-        "user": request.user,
-        "character_id": pk,
-        "entry_id": request.POST.get("entry", ""),
-        "expected_version": _version(request),
-        "reason": request.POST.get("reason", ""),
-    }
 
-    def decide() -> None:
+    def decide(**common: Any) -> None:
         if decision == "accept":
             ledger.accept_origins(**common)
         elif decision == "refuse":
@@ -412,7 +354,7 @@ def ledger_origin(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             raise LedgerRefused("Accept the points or refuse them.", "origin")
 
-    return _act(request, pk, "origin", decide)
+    return _act(request, pk, "origin", decide, "reason", entry_id=request.POST.get("entry", ""))
 
 
 @require_POST
@@ -420,32 +362,14 @@ def ledger_origin(request: HttpRequest, pk: int) -> HttpResponse:
 def ledger_correct_trait(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM corrects a value in play, saying why."""
     return _act(
-        request,
-        pk,
-        "correct_trait",
-        lambda: ledger.correct_trait(
-            user=request.user,
-            character_id=pk,
-            trait=request.POST.get("trait", ""),
-            value=request.POST.get("value", ""),
-            amount=request.POST.get("amount", ""),
-            reason=request.POST.get("reason", ""),
-            expected_version=_version(request),
-        ),
+        request, pk, "correct_trait", ledger.correct_trait, "trait", "value", "amount", "reason"
     )
 
 
 @require_POST
 @login_required
 def ledger_end_adventure(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(
-        request,
-        pk,
-        "adventure",
-        lambda: ledger.end_adventure_alone(
-            user=request.user, character_id=pk, expected_version=_version(request)
-        ),
-    )
+    return _act(request, pk, "adventure", ledger.end_adventure_alone)
 
 
 @dataclass(frozen=True)
@@ -507,25 +431,16 @@ def campaign_award(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if request.method != "POST":
         return _table_page(request, campaign, done=request.GET.get("done", "")[:20])
     action = request.POST.get("action")
+    table = {"user": request.user, "campaign_id": campaign.pk}
     try:
         if action == "end_adventure":
-            ledger.end_adventure(user=request.user, campaign_id=campaign.pk)
+            ledger.end_adventure(**table)
             done = "adventure"
         elif action == "training":
-            ledger.train_table(
-                user=request.user,
-                campaign_id=campaign.pk,
-                days=request.POST.get("days", ""),
-                reason=request.POST.get("reason", ""),
-            )
+            ledger.train_table(**table, **_posted(request, "days", "reason"))
             done = "training"
         else:
-            ledger.award_table(
-                user=request.user,
-                campaign_id=campaign.pk,
-                amount=request.POST.get("amount", ""),
-                reason=request.POST.get("reason", ""),
-            )
+            ledger.award_table(**table, **_posted(request, "amount", "reason"))
             done = "award"
     except LedgerRefused as refused:
         form = "training" if action == "training" else "award"
