@@ -3,6 +3,9 @@ and draw. Refusals are shown beside their field, the stored vehicle unchanged.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -12,7 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rulesets.ore.vehicles import SAMPLE_LABELS
 from rulesets.weg_d6.data import EDITION_1E, EDITIONS
 from rulesets.weg_d6.vehicles import SCALES
-from sheets.campaigns.models import Role
+from sheets.campaigns.models import Campaign, Role
+from sheets.characters.models import Character
 from sheets.permissions import (
     campaign_for,
     character_for,
@@ -41,21 +45,29 @@ def _new_context(system: str) -> dict:
     }
 
 
-@require_http_methods(["GET", "POST"])
-@login_required
-def vehicle_list(request: HttpRequest, pk: int) -> HttpResponse:
-    """A table's vehicles; its GMs make the table's own here."""
-    campaign, role = campaign_for(request.user, pk)
+def _list_page(
+    request: HttpRequest,
+    holder: Campaign | Character,
+    gm: bool,
+    vehicles: Callable[[], list[Vehicle]],
+) -> HttpResponse:
+    """The vehicles of a table or of a character: a POST makes a new one for it and goes
+    to its sheet; a refusal draws the list with it beside its field."""
+    at_table = isinstance(holder, Campaign)
+    owner = (
+        {"owner": OwnerKind.CAMPAIGN, "campaign_id": holder.pk}
+        if at_table
+        else {"owner": OwnerKind.CHARACTER, "character_id": holder.pk}
+    )
     errors: dict[str, str] = {}
     if request.method == "POST":
         try:
             vehicle = services.vehicle_create(
                 user=request.user,
                 name=request.POST.get("name", ""),
-                owner=OwnerKind.CAMPAIGN,
-                campaign_id=campaign.pk,
                 sample=request.POST.get("sample", ""),
                 edition=request.POST.get("edition", ""),
+                **owner,
             )
         except VehicleRefused as refused:
             errors = refused.errors
@@ -63,14 +75,24 @@ def vehicle_list(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Made {vehicle.name}.")
             return redirect("vehicle_sheet", pk=vehicle.pk)
     context = {
-        "campaign": campaign,
-        "gm": role is Role.GM,
-        "vehicles": table_vehicles(request.user, campaign),
+        "campaign" if at_table else "character": holder,
+        "gm": gm,
+        "vehicles": vehicles(),
         "errors": errors,
         "posted": request.POST,
         "action": request.path,
-    } | _new_context(campaign.system)
+    } | _new_context(holder.system)
     return render(request, "vehicles/list.html", context, status=400 if errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def vehicle_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table's vehicles; its GMs make the table's own here."""
+    campaign, role = campaign_for(request.user, pk)
+    return _list_page(
+        request, campaign, role is Role.GM, lambda: table_vehicles(request.user, campaign)
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -78,31 +100,9 @@ def vehicle_list(request: HttpRequest, pk: int) -> HttpResponse:
 def character_vehicles(request: HttpRequest, pk: int) -> HttpResponse:
     """A character's (or an NPC's) vehicles, and a new one for who may edit it."""
     character, access = character_for(request.user, pk)
-    errors: dict[str, str] = {}
-    if request.method == "POST":
-        try:
-            vehicle = services.vehicle_create(
-                user=request.user,
-                name=request.POST.get("name", ""),
-                owner=OwnerKind.CHARACTER,
-                character_id=character.pk,
-                sample=request.POST.get("sample", ""),
-                edition=request.POST.get("edition", ""),
-            )
-        except VehicleRefused as refused:
-            errors = refused.errors
-        else:
-            messages.success(request, f"Made {vehicle.name}.")
-            return redirect("vehicle_sheet", pk=vehicle.pk)
-    context = {
-        "character": character,
-        "gm": access.edit,
-        "vehicles": list(Vehicle.objects.filter(character=character)),
-        "errors": errors,
-        "posted": request.POST,
-        "action": request.path,
-    } | _new_context(character.system)
-    return render(request, "vehicles/list.html", context, status=400 if errors else 200)
+    return _list_page(
+        request, character, access.edit, lambda: list(Vehicle.objects.filter(character=character))
+    )
 
 
 def _sheet_context(request: HttpRequest, vehicle: Vehicle, can_edit: bool, errors: dict) -> dict:
@@ -133,10 +133,15 @@ def _sheet_context(request: HttpRequest, vehicle: Vehicle, can_edit: bool, error
 @login_required
 def vehicle_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     vehicle, access = vehicle_for(request.user, pk)
-    context = _sheet_context(request, vehicle, access.edit, {}) | _roll_context(
+    return render(request, "vehicles/sheet.html", _page_context(request, vehicle, access.edit, {}))
+
+
+def _page_context(request: HttpRequest, vehicle: Vehicle, can_edit: bool, errors: dict) -> dict:
+    """The whole sheet page: the stat block with `errors` beside their fields, and the
+    roll panel as a GET draws it."""
+    return _sheet_context(request, vehicle, can_edit, errors) | _roll_context(
         request, vehicle, {}, None, None
     )
-    return render(request, "vehicles/sheet.html", context)
 
 
 @require_POST
@@ -163,59 +168,71 @@ def vehicle_edit(request: HttpRequest, pk: int) -> HttpResponse:
     except VehicleRefused as refused:
         errors = refused.errors
         vehicle.refresh_from_db()
-    if not request.htmx and not errors:
-        return redirect("vehicle_sheet", pk=vehicle.pk)
-    context = _sheet_context(request, vehicle, True, errors)
-    template = "vehicles/sheet.html#stat-block" if request.htmx else "vehicles/sheet.html"
     if not request.htmx:
-        context |= _roll_context(request, vehicle, {}, None, None)
+        if not errors:
+            return redirect("vehicle_sheet", pk=vehicle.pk)
+        context = _page_context(request, vehicle, True, errors)
+        return render(request, "vehicles/sheet.html", context, status=400)
     # htmx swaps 200s only: a refusal drawn beside its field still comes back as 200 there.
-    return render(request, template, context, status=400 if errors and not request.htmx else 200)
+    context = _sheet_context(request, vehicle, True, errors)
+    return render(request, "vehicles/sheet.html#stat-block", context)
+
+
+def _act(
+    request: HttpRequest,
+    pk: int,
+    service: Callable[..., tuple[Vehicle, str]],
+    /,
+    *,
+    said: str = "",
+    errors_as: str = "",
+    **values: Any,
+) -> HttpResponse:
+    """Run one vehicle service on the vehicle `pk` at the version the form saw: done, back
+    to the sheet with what it did (after `said`); refused, the sheet with the refusal beside
+    its field (and, under `errors_as`, beside the form that sent it), the vehicle unchanged."""
+    vehicle, _ = vehicle_for(request.user, pk, edit=True)
+    try:
+        vehicle, text = service(
+            user=request.user,
+            vehicle_id=vehicle.pk,
+            expected_version=_version(request),
+            **values,
+        )
+    except VehicleRefused as refused:
+        vehicle.refresh_from_db()
+        context = _page_context(request, vehicle, True, refused.errors)
+        if errors_as:
+            context[errors_as] = refused.errors
+        return render(request, "vehicles/sheet.html", context, status=400)
+    messages.success(request, f"{said}{text}")
+    return redirect("vehicle_sheet", pk=vehicle.pk)
 
 
 @require_POST
 @login_required
 def vehicle_hit(request: HttpRequest, pk: int) -> HttpResponse:
-    vehicle, _ = vehicle_for(request.user, pk, edit=True)
-    try:
-        vehicle, text = services.vehicle_hit(
-            user=request.user,
-            vehicle_id=vehicle.pk,
-            damage_roll=request.POST.get("damage_roll", ""),
-            hull_roll=request.POST.get("hull_roll", ""),
-            ion=request.POST.get("ion") in ("on", "1", "true"),
-            expected_version=_version(request),
-        )
-    except VehicleRefused as refused:
-        vehicle.refresh_from_db()
-        context = _sheet_context(request, vehicle, True, refused.errors) | _roll_context(
-            request, vehicle, {}, None, None
-        )
-        context["hit_errors"] = refused.errors
-        return render(request, "vehicles/sheet.html", context, status=400)
-    messages.success(request, text)
-    return redirect("vehicle_sheet", pk=vehicle.pk)
+    return _act(
+        request,
+        pk,
+        services.vehicle_hit,
+        errors_as="hit_errors",
+        damage_roll=request.POST.get("damage_roll", ""),
+        hull_roll=request.POST.get("hull_roll", ""),
+        ion=request.POST.get("ion") in ("on", "1", "true"),
+    )
 
 
 @require_POST
 @login_required
 def vehicle_improve(request: HttpRequest, pk: int) -> HttpResponse:
-    vehicle, _ = vehicle_for(request.user, pk, edit=True)
-    try:
-        vehicle, text = services.vehicle_improve(
-            user=request.user,
-            vehicle_id=vehicle.pk,
-            code=request.POST.get("code", ""),
-            expected_version=_version(request),
-        )
-    except VehicleRefused as refused:
-        vehicle.refresh_from_db()
-        context = _sheet_context(request, vehicle, True, refused.errors) | _roll_context(
-            request, vehicle, {}, None, None
-        )
-        return render(request, "vehicles/sheet.html", context, status=400)
-    messages.success(request, f"Recorded: {text}")
-    return redirect("vehicle_sheet", pk=vehicle.pk)
+    return _act(
+        request,
+        pk,
+        services.vehicle_improve,
+        said="Recorded: ",
+        code=request.POST.get("code", ""),
+    )
 
 
 def _roll_context(request, vehicle: Vehicle, errors: dict, odds, entry) -> dict:
