@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from html import unescape
 from typing import Any
 from urllib.parse import quote
@@ -277,6 +278,27 @@ def character_files(draw: Any) -> bytes:
     return json.dumps(data, allow_nan=True).encode()
 
 
+def per_system(*systems: str) -> Callable[[type], type]:
+    """Give the class one fuzz test a system, `test_<system>`, each running its
+    `_check(system, data)`: a failure names the system it found it in."""
+
+    def fuzz_test(cls: type, system: str) -> Callable[..., None]:
+        def test(self: Any, data: Any) -> None:
+            self._check(system, data)
+
+        # Named before Hypothesis keeps its examples under the test's name.
+        test.__name__ = f"test_{system}"
+        test.__qualname__ = f"{cls.__qualname__}.test_{system}"
+        return FUZZ(given(data=st.data())(test))
+
+    def add(cls: type) -> type:
+        for system in systems:
+            setattr(cls, f"test_{system}", fuzz_test(cls, system))
+        return cls
+
+    return add
+
+
 class FuzzCase(TestCase):
     """Each generated input runs in a transaction of its own, rolled back after it, with
     its own people (setUp would run once per test, outside those transactions)."""
@@ -299,29 +321,29 @@ class FuzzCase(TestCase):
     def assertNoServerError(self, response: Any) -> None:
         self.assertLess(response.status_code, 500, response.content[:500])
 
-    def table(self) -> tuple[Campaign, Character]:
-        campaign = campaign_create(user=self.gm, name="Fuzz table", system="swd10")
-        link = invitation_create(user=self.gm, campaign_id=campaign.pk)
-        campaign_join(user=self.player, token=link.token)
-        character = character_create(
-            owner=self.player,
-            name="Fuzzed",
-            system="swd10",
-            sheet=get_ruleset("swd10").demo_sheet(),
-        )
-        character_bring(user=self.player, campaign_id=campaign.pk, character_id=character.pk)
-        character.refresh_from_db()
-        return campaign, character
-
-
-class SheetEdits(FuzzCase):
-    def _check(self, system: str, data: Any) -> None:
-        character = character_create(
+    def demo(self, system: str) -> Character:
+        """The player's own demo character of `system`."""
+        return character_create(
             owner=self.player,
             name="Fuzzed",
             system=system,
             sheet=get_ruleset(system).demo_sheet(),
         )
+
+    def table(self) -> tuple[Campaign, Character]:
+        campaign = campaign_create(user=self.gm, name="Fuzz table", system="swd10")
+        link = invitation_create(user=self.gm, campaign_id=campaign.pk)
+        campaign_join(user=self.player, token=link.token)
+        character = self.demo("swd10")
+        character_bring(user=self.player, campaign_id=campaign.pk, character_id=character.pk)
+        character.refresh_from_db()
+        return campaign, character
+
+
+@per_system("swd10", "ore", "weg_d6", "o3d10")
+class SheetEdits(FuzzCase):
+    def _check(self, system: str, data: Any) -> None:
+        character = self.demo(system)
         names, buttons = sheet_form(self.as_player, character)
         post = data.draw(sheet_posts(names, buttons))
         htmx = data.draw(st.booleans())
@@ -339,26 +361,6 @@ class SheetEdits(FuzzCase):
         if after != before:
             self.assertEqual(after[0]["version"], before[0]["version"] + 1)
             self.assertEqual(character.revisions.count(), 2)
-
-    @FUZZ
-    @given(data=st.data())
-    def test_swd10(self, data: Any) -> None:
-        self._check("swd10", data)
-
-    @FUZZ
-    @given(data=st.data())
-    def test_ore(self, data: Any) -> None:
-        self._check("ore", data)
-
-    @FUZZ
-    @given(data=st.data())
-    def test_weg_d6(self, data: Any) -> None:
-        self._check("weg_d6", data)
-
-    @FUZZ
-    @given(data=st.data())
-    def test_o3d10(self, data: Any) -> None:
-        self._check("o3d10", data)
 
 
 class CharacterForms(FuzzCase):
@@ -606,6 +608,7 @@ class LedgerForms(FuzzCase):
             self.assertEqual((stored_rows(Character), stored_rows(LedgerEntry)), before)
 
 
+@per_system("swd10", "ore", "weg_d6", "o3d10")
 class RollForms(FuzzCase):
     """The roll form and its odds fragment: each modifier, the table and the secret flag
     take odd text; a refused roll stores no entry and leaves the sheet as it was."""
@@ -614,12 +617,7 @@ class RollForms(FuzzCase):
         from sheets.rolls.models import RollEntry
         from sheets.rolls.services import roll_setup, rollables_of
 
-        character = character_create(
-            owner=self.player,
-            name="Fuzzed",
-            system=system,
-            sheet=get_ruleset(system).demo_sheet(),
-        )
+        character = self.demo(system)
         rollable = data.draw(st.sampled_from(rollables_of(character)))
         keys = [option.key for option in roll_setup(character, rollable.key).definitions]
         fields = data.draw(st.lists(st.sampled_from([*keys, "campaign", "secret"]), max_size=5))
@@ -641,27 +639,8 @@ class RollForms(FuzzCase):
         if not rolled:
             self.assertEqual(stored_rows(Character, pk=character.pk), before)
 
-    @FUZZ
-    @given(data=st.data())
-    def test_swd10(self, data: Any) -> None:
-        self._check("swd10", data)
 
-    @FUZZ
-    @given(data=st.data())
-    def test_ore(self, data: Any) -> None:
-        self._check("ore", data)
-
-    @FUZZ
-    @given(data=st.data())
-    def test_weg_d6(self, data: Any) -> None:
-        self._check("weg_d6", data)
-
-    @FUZZ
-    @given(data=st.data())
-    def test_o3d10(self, data: Any) -> None:
-        self._check("o3d10", data)
-
-
+@per_system("ore", "o3d10")
 class HitForms(FuzzCase):
     """The hit form (wounds marked on an O.R.E. sheet, damage on a 1o3d10 one): each field
     and the roll and version take odd text; a refused hit stores nothing."""
@@ -669,12 +648,7 @@ class HitForms(FuzzCase):
     def _check(self, system: str, data: Any) -> None:
         from sheets.rolls.models import RollEntry
 
-        character = character_create(
-            owner=self.player,
-            name="Fuzzed",
-            system=system,
-            sheet=get_ruleset(system).demo_sheet(),
-        )
+        character = self.demo(system)
         keys = {
             "ore": ["width", "height", "weapon", "damage", "penetration", "stun", "extra_damage"],
             "o3d10": ["damage", "location"],
@@ -690,16 +664,6 @@ class HitForms(FuzzCase):
         self.assertEqual(marked, response.status_code == 302)
         if not marked:
             self.assertEqual(stored_rows(Character, pk=character.pk), before)
-
-    @FUZZ
-    @given(data=st.data())
-    def test_ore(self, data: Any) -> None:
-        self._check("ore", data)
-
-    @FUZZ
-    @given(data=st.data())
-    def test_o3d10(self, data: Any) -> None:
-        self._check("o3d10", data)
 
 
 class CatalogSuggestions(FuzzCase):
