@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from rulesets.registry import get_ruleset
+from sheets.characters.services import character_create, share_link_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,3 +51,15 @@ def test_opening_the_panel_loads_the_readings_and_a_change_is_saved(
     # A fresh page shows the changed reading without opening the panel.
     page.reload()
     expect(page.locator("#reading-attribute_free_dot")).to_contain_text("counting the first dot")
+
+
+def test_a_share_links_holder_opens_the_panel_and_reads_every_reading(
+    live_server, page: Page, player
+):
+    character = character_create(owner=player, name="Kira Dane", system="weg_d6")
+    share = share_link_create(user=player, character_id=character.pk)
+    page.goto(f"{live_server.url}/s/{share.token}/")
+    page.locator("#section-readings summary").click()
+    readings = page.locator("#readings-body .reading")
+    expect(readings).to_have_count(len(get_ruleset("weg_d6").SETTINGS))
+    expect(page.locator('[name^="setting."]')).to_have_count(0)
