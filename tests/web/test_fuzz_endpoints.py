@@ -103,6 +103,8 @@ def sheet_form(client: Client, character: Character) -> tuple[list[str], list[st
     """
     if character.system not in _FORMS:
         page = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
+        # The readings' fields come into the sheet's form when their panel is opened.
+        page += client.get(reverse("character_readings", args=[character.pk])).content.decode()
         names = sorted(set(re.findall(r'name="([^"]+)"', page)) - {"csrfmiddlewaretoken"})
         buttons = sorted(set(re.findall(r'name="edit"\s+value="([^"]+)"', page)))
         _FORMS[character.system] = (names, [unescape(value) for value in buttons])
