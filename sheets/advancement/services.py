@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -66,6 +67,16 @@ class LedgerRefused(Exception):
         super().__init__(message)
         self.message = message
         self.field = field
+
+
+@contextmanager
+def _refusal_at(field: str = "") -> Iterator[None]:
+    """An InvalidEdit inside (an engine's or a parser's) refuses the ledger's write with
+    its message, shown beside `field`."""
+    try:
+        yield
+    except InvalidEdit as refused:
+        raise LedgerRefused(refused.message, field) from None
 
 
 # --- figures ------------------------------------------------------------------------------
@@ -221,6 +232,13 @@ def _still_training(training: Training) -> str:
     )
 
 
+def _refuse_while_training(character: Character, trait: str, field: str) -> None:
+    """Refused, beside `field`, while a raise of `trait` still trains (`_still_training`)."""
+    waiting = _waiting_raises(character)
+    if trait in waiting:
+        raise LedgerRefused(_still_training(waiting[trait]), field)
+
+
 def _training_offer(advancement, sheet: dict, trait: str, points: int, settings: dict) -> str:
     # Only WEG times its raises; the other systems' modules have no such rule.
     offer = getattr(advancement, "training_offer", None)
@@ -254,10 +272,8 @@ def _lock(user: AbstractBaseUser, character_id: int, need: Need, version: int | 
 def _reason(raw: Any, *, required: bool, field: str = "reason") -> str:
     if len(str(raw or "").strip()) > REASON_MAX:
         raise LedgerRefused(f"A reason is at most {REASON_MAX} characters.", field)
-    try:
+    with _refusal_at(field):
         text = clean_text(field, raw or "", label="The reason", limit=REASON_MAX)
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message, field) from None
     if required and not text:
         raise LedgerRefused("Say why: the reason is what the table reads in the ledger.", field)
     return text
@@ -265,7 +281,7 @@ def _reason(raw: Any, *, required: bool, field: str = "reason") -> str:
 
 def _amount(raw: Any, *, signed: bool = False) -> int:
     label = "The correction" if signed else "The award"
-    try:
+    with _refusal_at("amount"):
         amount = parse_whole(
             "amount",
             raw,
@@ -273,19 +289,41 @@ def _amount(raw: Any, *, signed: bool = False) -> int:
             minimum=-AWARD_MAX if signed else 1,
             maximum=AWARD_MAX,
         )
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message, "amount") from None
     if signed and amount == 0:
         raise LedgerRefused("A correction of 0 changes nothing.", "amount")
     return amount
 
 
-def _entry_for(character: Character, **fields: Any) -> LedgerEntry:
-    """Write one ledger entry of this character, and drop the sums kept on the instance
-    (`figures`), which no longer hold: the next ask sums the ledger again."""
+def _entry_for(
+    character: Character, user: AbstractBaseUser | None, unit: str, **fields: Any
+) -> LedgerEntry:
+    """Write one ledger entry of this character by `user`, in `unit`, at its version,
+    adventure and table unless `fields` say otherwise; and drop the sums kept on the
+    instance (`figures`), which no longer hold: the next ask sums the ledger again."""
     for name in KEPT_FIGURES:
         character.__dict__.pop(name, None)
-    return LedgerEntry.objects.create(character=character, **fields)
+    at = {
+        "author": user,
+        "campaign_id": character.campaign_id,
+        "version": character.version,
+        "adventure": character.adventure,
+    }
+    return LedgerEntry.objects.create(character=character, unit=unit, **(at | fields))
+
+
+def _new_version(
+    character: Character, user: AbstractBaseUser, summary: str, sheet: dict | None = None
+) -> None:
+    """Bump the version, store `sheet` when given, and log the revision (the caller holds
+    the row lock)."""
+    before = revision_state(character)
+    fields = ["version", "updated_at"]
+    if sheet is not None:
+        character.sheet = sheet
+        fields.append("sheet")
+    character.version += 1
+    character.save(update_fields=fields)
+    record_revision(character, user, summary, before)
 
 
 def _write(
@@ -297,23 +335,8 @@ def _write(
     **entry: Any,
 ) -> LedgerEntry:
     """Bump the version, store the sheet if it changed, log a revision and one entry."""
-    before = revision_state(character)
-    fields = ["version", "updated_at"]
-    if sheet is not None:
-        character.sheet = sheet
-        fields.append("sheet")
-    character.version += 1
-    character.save(update_fields=fields)
-    record_revision(character, user, summary, before)
-    return _entry_for(
-        character,
-        author=user,
-        campaign_id=character.campaign_id,
-        version=character.version,
-        adventure=character.adventure,
-        unit=unit_of(character),
-        **entry,
-    )
+    _new_version(character, user, summary, sheet)
+    return _entry_for(character, user, unit_of(character), **entry)
 
 
 def award(
@@ -448,15 +471,11 @@ def purchase(
         if trait not in raisable:
             why_not = row.locked or f"{row.label} is at its highest and cannot be raised."
             raise LedgerRefused(why_not, "trait")
-        waiting = _waiting_raises(character)
-        if trait in waiting:
-            raise LedgerRefused(_still_training(waiting[trait]), "trait")
+        _refuse_while_training(character, trait, "trait")
         old_value = _row_value(row)
         new_value = advancement.next_value(sheet, trait, old_value)
-        try:
+        with _refusal_at("trait"):
             cost = ruleset.advance_cost(sheet, trait, new_value, settings)
-        except InvalidEdit as refused:
-            raise LedgerRefused(refused.message, "trait") from None
         trained = None
         if trains:
             trained = _training(
@@ -478,10 +497,8 @@ def purchase(
                 "trait",
             )
         edit_trait, raw = advancement.purchase_edit(sheet, trait, new_value)
-        try:
+        with _refusal_at("trait"):
             bought = ruleset.apply_edit(sheet, edit_trait, raw, settings)
-        except InvalidEdit as refused:
-            raise LedgerRefused(refused.message, "trait") from None
         if name:
             # The teacher named here priced this raise; the sheet keeps its own.
             bought["teacher"] = copy.deepcopy(character.sheet["teacher"])
@@ -502,56 +519,90 @@ def purchase(
                 return _hold(character, user, line, f"{edit_trait}={raw}", cost)
             # Off-table the owner is their own GM: buying it gives the permission too.
             bought = _granted(ruleset, advancement, bought, trait, settings)
-        paid = f"{cost.amount + shortening} {cost.unit}"
-        if _holds(advancement, trained, settings):
-            # Paid now; the value (and an attribute's roll) waits for the training's end.
-            entry = _write(
-                character,
-                user,
-                f"Bought {row.label} {from_shown} → {to_shown} for {paid}: in training for "
-                f"{trained.length}, {from_shown} until it ends",
-                # The sheet as stored, not as priced: its own teacher stays.
-                sheet=advancement.without_earned(
-                    advancement.while_training(character.sheet, bought)
-                ),
-                trait=trait,
-                **line,
-            )
-            _start_training(entry, trained, new_value=new_value)
-            return entry
-        rolled = _improvement_roll(advancement, sheet, trait, new_value, cost.amount, settings, rng)
-        if rolled is not None:
-            bought, line = _rolled(character, user, advancement, sheet, bought, trait, line, rolled)
-            if line["unchanged"]:
-                return _write(
-                    character,
-                    user,
-                    f"Tried {row.label} {from_shown} → {to_shown}: "
-                    f"{_words(advancement, sheet, trait, rolled)}",
-                    trait=trait,
-                    **line,
-                )
-        stored = advancement.without_earned(bought)
+        return _book_purchase(
+            character,
+            user,
+            advancement,
+            sheet,
+            bought,
+            trait,
+            line,
+            paid=f"{cost.amount + shortening} {cost.unit}",
+            price=cost.amount,
+            trained=trained,
+            new_value=new_value,
+            settings=settings,
+            rng=rng,
+        )
+
+
+def _book_purchase(
+    character: Character,
+    user: AbstractBaseUser,
+    advancement,
+    sheet: dict,
+    bought: dict,
+    trait: str,
+    line: dict,
+    *,
+    paid: str,
+    price: int,
+    trained,
+    new_value: int,
+    settings: dict,
+    rng: random.Random | None,
+) -> LedgerEntry:
+    """Write a raise its caller priced and checked (the ledger's Buy, the sheet's Advance
+    button): `sheet` as priced, `bought` with the raise, `line` the purchase entry and
+    `paid` what it cost in words. A raise that waits for its training is paid now and
+    comes at the training's end; a WEG attribute rolls here (`price` decides the roll's
+    refund); a failed roll keeps the sheet as it was."""
+    label, from_value, to_value = line["trait_label"], line["from_value"], line["to_value"]
+    summary = f"Bought {label} {from_value} → {to_value} for {paid}"
+    if _holds(advancement, trained, settings):
+        # Paid now; the value (and an attribute's roll) waits for the training's end.
         entry = _write(
             character,
             user,
-            f"Bought {row.label} {from_shown} → {to_shown} for {paid}",
-            sheet=stored,
+            f"{summary}: in training for {trained.length}, {from_value} until it ends",
+            # The sheet as stored, not as priced: its own teacher stays.
+            sheet=advancement.without_earned(advancement.while_training(character.sheet, bought)),
             trait=trait,
             **line,
         )
-        _start_training(entry, trained)
+        _start_training(entry, trained, new_value=new_value)
         return entry
+    rolled = _improvement_roll(advancement, sheet, trait, new_value, price, settings, rng)
+    if rolled is not None:
+        bought, line = _rolled(character, user, advancement, sheet, bought, trait, line, rolled)
+        if line["unchanged"]:
+            # The value stays: there is nothing to train for.
+            return _write(
+                character,
+                user,
+                f"Tried {label} {from_value} → {to_value}: "
+                f"{_words(advancement, sheet, trait, rolled)}",
+                trait=trait,
+                **line,
+            )
+    entry = _write(
+        character,
+        user,
+        summary,
+        sheet=advancement.without_earned(bought),
+        trait=trait,
+        **line,
+    )
+    _start_training(entry, trained)
+    return entry
 
 
 def _checked_teacher(advancement, sheet, trait, name, given, settings) -> tuple[dict, str]:
     """The raise taught by `name`, whose codes the seed may require (WEG 1E Force skills,
     003:1756-1774): the sheet to price it with and the name as the ledger keeps it, or a
     refusal beside the teacher's codes."""
-    try:
+    with _refusal_at("teacher_code"):
         return advancement.taught_by(sheet, trait, name, given or {}, settings)
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message, "teacher_code") from None
 
 
 def _consent_needed(advancement, sheet: dict, trait: str) -> str:
@@ -565,10 +616,8 @@ def _consent_needed(advancement, sheet: dict, trait: str) -> str:
 def _granted(ruleset, advancement, sheet: dict, trait: str, settings: dict) -> dict:
     """The sheet with the permission a consented raise carries written on it."""
     for key, raw in advancement.consent_grants(trait):
-        try:
+        with _refusal_at("trait"):
             sheet = ruleset.apply_edit(sheet, key, raw, settings)
-        except InvalidEdit as refused:
-            raise LedgerRefused(refused.message, "trait") from None
     return sheet
 
 
@@ -612,10 +661,8 @@ def pay_edit(
     known = figures(character)
     settings = _settings(character)
     sheet = advancement.with_ledger(character.sheet, known)
-    try:
+    with _refusal_at(trait):
         bought = ruleset.apply_edit(sheet, trait, raw, settings)
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message, trait) from None
     target, amount = advancement.paid(sheet, bought)
     label = ruleset.trait_label(target)
     from_value = _shown_of(ruleset, advancement, sheet, target, settings)
@@ -629,45 +676,27 @@ def pay_edit(
         "reason": f"{label} {from_value} → {to_value}"[:REASON_MAX],
     }
     new_value = _row_value_of(ruleset, bought, target, settings)
-    summary = f"Bought {label} {from_value} → {to_value} for {amount} {unit_of(character)}"
-    waiting = _waiting_raises(character)
-    if target in waiting:
-        raise LedgerRefused(_still_training(waiting[target]), trait)
+    _refuse_while_training(character, target, trait)
     trained = None
     if hasattr(advancement, "training_of"):
         # The sheet's buttons name no teacher: the sheet's own teacher flag says.
         taught = bool(sheet.get("teacher", {}).get("present"))
         trained = _training(advancement, sheet, target, amount, settings, taught=taught)
-        if _holds(advancement, trained, settings):
-            # Paid now; the value (and an attribute's roll) waits for the training's end.
-            entry = _write(
-                character,
-                user,
-                f"{summary}: in training for {trained.length}, {from_value} until it ends",
-                sheet=advancement.without_earned(advancement.while_training(sheet, bought)),
-                trait=target,
-                **line,
-            )
-            _start_training(entry, trained, new_value=new_value)
-            return entry
-    rolled = _improvement_roll(advancement, sheet, target, new_value, amount, settings, rng)
-    if rolled is not None:
-        bought, line = _rolled(character, user, advancement, sheet, bought, target, line, rolled)
-        if line["unchanged"]:
-            summary = f"Tried {label} {from_value} → {to_value}: "
-            summary += _words(advancement, sheet, target, rolled)
-            # The attribute stays: there is nothing to train for.
-            trained = None
-    entry = _write(
+    return _book_purchase(
         character,
         user,
-        summary,
-        sheet=advancement.without_earned(bought),
-        trait=target,
-        **line,
+        advancement,
+        sheet,
+        bought,
+        target,
+        line,
+        paid=f"{amount} {unit_of(character)}",
+        price=amount,
+        trained=trained,
+        new_value=new_value,
+        settings=settings,
+        rng=rng,
     )
-    _start_training(entry, trained)
-    return entry
 
 
 def _row_value_of(ruleset, sheet: dict, trait: str, settings: dict) -> int:
@@ -683,14 +712,12 @@ EXTRA_MAX = 1000
 def _training(advancement, sheet, trait, points, settings, *, taught, used="", extra=""):
     """The training a purchase needs, or a refusal beside the field at fault."""
     text = str(extra or "").strip()
-    try:
+    with _refusal_at("extra"):
         count = (
             0 if not text else parse_whole("extra", text, label="Extra points", maximum=EXTRA_MAX)
         )
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message, "extra") from None
     was_used = str(used or "").strip().lower() in YES
-    try:
+    with _refusal_at("extra"):
         return advancement.training_of(
             sheet,
             trait,
@@ -700,8 +727,6 @@ def _training(advancement, sheet, trait, points, settings, *, taught, used="", e
             used_last_adventure=was_used,
             extra=count,
         )
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message, "extra") from None
 
 
 def _holds(advancement, trained, settings: dict) -> bool:
@@ -788,10 +813,8 @@ def train(
             else:
                 new = _days(days, minimum=0)
                 cut = advancement_for(character.system).cut_training
-                try:
+                with _refusal_at("days"):
                     found.days = cut(found.days, found.minimum_days, found.unit, found.source, new)
-                except InvalidEdit as refused:
-                    raise LedgerRefused(refused.message, "days") from None
                 found.finished = found.days_done >= found.days
                 summary = f"GM cut the training for {found.trait_label} to {new} days"
             found.note = why or found.note
@@ -855,15 +878,8 @@ def _record_training(
     one revision, then the trainings themselves (the caller holds the row lock)."""
     ended = [found for found in changed if found.finished and found.waiting]
     sheet, outcomes = _end_trainings(character, user, ended, rng) if ended else (None, [])
-    before = revision_state(character)
-    fields = ["version", "updated_at"]
-    if sheet is not None:
-        character.sheet = sheet
-        fields.append("sheet")
-    character.version += 1
-    character.save(update_fields=fields)
     told = "; ".join([summary, *(outcome.words for outcome in outcomes)])
-    record_revision(character, user, f"{told}: {why}" if why else told, before)
+    _new_version(character, user, f"{told}: {why}" if why else told, sheet)
     for outcome in outcomes:
         _book_end(character, user, outcome)
     Training.objects.bulk_update(
@@ -930,33 +946,27 @@ def _end_trainings(character: Character, user: AbstractBaseUser, ended: list[Tra
     return advancement.without_earned(sheet), outcomes
 
 
-def _forgotten(ruleset, advancement, sheet: dict, trait: str, settings: dict) -> dict:
-    try:
+def _forgotten(
+    ruleset, advancement, sheet: dict, trait: str, settings: dict, *, field: str = "training"
+) -> dict:
+    """The sheet with the raise of `trait` out of the adventure's window, as if never
+    bought; a refusal names `field`."""
+    with _refusal_at(field):
         for key, raw in advancement.forget_edits(trait):
             sheet = ruleset.apply_edit(sheet, key, raw, settings)
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message, "training") from None
     return sheet
 
 
 def _book_end(character: Character, user: AbstractBaseUser, outcome: _Ended) -> None:
     """The ledger's lines of one training's end, at the version that wrote it."""
     found, entry = outcome.training, outcome.training.entry
-    common = {
-        "author": user,
-        "campaign_id": character.campaign_id,
-        "version": character.version,
-        "adventure": character.adventure,
-        "unit": unit_of(character),
-        "trait": entry.trait,
-        "trait_label": entry.trait_label,
-        "from_value": entry.to_value,
-        "to_value": entry.from_value,
-    }
+    unit, common = unit_of(character), _reversed(entry)
     if outcome.dropped:
         found.note = f"Not written: {outcome.dropped}"[:500]
         _entry_for(
             character,
+            user,
+            unit,
             kind=Kind.REFUND,
             amount=-entry.amount,
             reason=f"Training ended, the raise no longer fits: {outcome.dropped}"[:REASON_MAX],
@@ -976,6 +986,8 @@ def _book_end(character: Character, user: AbstractBaseUser, outcome: _Ended) -> 
         found.refunded = outcome.refund
         _entry_for(
             character,
+            user,
+            unit,
             kind=Kind.REFUND,
             amount=outcome.refund,
             reason=f"Training ended, {outcome.roll.summary}"[:REASON_MAX],
@@ -985,12 +997,10 @@ def _book_end(character: Character, user: AbstractBaseUser, outcome: _Ended) -> 
 
 
 def _days(raw: Any, *, minimum: int) -> int:
-    try:
+    with _refusal_at("days"):
         return parse_whole(
             "days", raw, label="In-game days", minimum=minimum, maximum=TRAINING_DAYS_MAX
         )
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message, "days") from None
 
 
 # --- the WEG attribute improvement roll (002:53) ----------------------------------------------
@@ -1118,10 +1128,8 @@ def correct_trait(
             raise LedgerRefused(f"“{key[:60]}” is not a value of this sheet to correct.", "trait")
         if ledger_trait(character.system, key, Stage.PLAY):
             raise LedgerRefused("Experience itself is corrected with an amount.", "trait")
-        try:
+        with _refusal_at("value"):
             corrected = ruleset.apply_edit(sheet, key, str(value or "").strip(), settings)
-        except InvalidEdit as refused:
-            raise LedgerRefused(refused.message, "value") from None
         after = {r.key: r for r in ruleset.trait_rows(corrected, settings)}
         from_value = shown(rows[key])
         to_value = shown(after[key]) if key in after else str(value)
@@ -1152,11 +1160,8 @@ def correct_trait(
             # Booked at the same version: one write, two lines.
             _entry_for(
                 character,
-                author=user,
-                campaign_id=character.campaign_id,
-                version=character.version,
-                adventure=character.adventure,
-                unit=unit,
+                user,
+                unit,
                 kind=Kind.PURCHASE if worth > 0 else Kind.REFUND,
                 amount=-worth,
                 reason=f"What the correction is worth: {worth} {unit}",
@@ -1320,19 +1325,14 @@ def book_restore(
             f"{_held_note(character, known)}",
             "pricing",
         )
-    common = {
-        "author": user,
-        "campaign_id": character.campaign_id,
-        "version": character.version,
-        "adventure": character.adventure,
-        "unit": unit,
-    }
     written = []
     for index, change in enumerate(check.changes):
         given = check.worth if index == 0 and not charge else 0
         written.append(
             _entry_for(
                 character,
+                user,
+                unit,
                 kind=Kind.CORRECTION,
                 amount=given,
                 trait=change.trait,
@@ -1340,7 +1340,6 @@ def book_restore(
                 from_value=change.from_value,
                 to_value=change.to_value,
                 reason=reason,
-                **common,
             )
         )
     if check.worth:
@@ -1348,6 +1347,8 @@ def book_restore(
         written.append(
             _entry_for(
                 character,
+                user,
+                unit,
                 kind=Kind.PURCHASE if check.worth > 0 else Kind.REFUND,
                 amount=-check.worth,
                 trait=first.trait,
@@ -1355,7 +1356,6 @@ def book_restore(
                 from_value=first.from_value,
                 to_value=first.to_value,
                 reason=f"What the restored values cost: {check.worth} {unit}",
-                **common,
             )
         )
     return written
@@ -1412,10 +1412,8 @@ def _priced(
     known = figures(character)
     settings = _settings(character)
     sheet = advancement.with_ledger(character.sheet, known)
-    try:
+    with _refusal_at(field):
         bought = ruleset.apply_edit(sheet, trait, raw, settings)
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message, field) from None
     before = ruleset.status(sheet, settings).unspent or 0
     cost = before - (ruleset.status(bought, settings).unspent or 0)
     if cost <= 0:
@@ -1546,16 +1544,12 @@ def consent(
             ruleset = get_ruleset(character.system)
             bought = _granted(ruleset, advancement, bought, trait, _settings(character))
             entry.trait = trait
-        before = revision_state(character)
-        character.sheet = advancement.without_earned(bought)
-        character.version += 1
-        character.save(update_fields=["sheet", "version", "updated_at"])
         unit = unit_of(character)
         held = -entry.amount
         summary = f"GM approved {entry.trait_label}: {cost} {unit}"
         if held != cost:
             summary += f" ({held} {unit} were held for it)"
-        record_revision(character, user, summary, before)
+        _new_version(character, user, summary, advancement.without_earned(bought))
         # The request becomes the purchase (still the player's, to undo as any other).
         entry.pending = False
         entry.amount = -cost
@@ -1742,19 +1736,14 @@ def _refund(character: Character, user: AbstractBaseUser, entry: LedgerEntry, wh
         # A failed improvement roll changed no value: only what it kept comes back (the
         # rest came back when its training ended and the roll was made).
         kept = -entry.amount - (trained.refunded if trained is not None else 0)
-        return _write(
+        return _write_refund(
             character,
             user,
+            entry,
             f"Undid {entry.trait_label} {entry.from_value} (the roll failed): "
             f"{kept} {entry.unit} back",
-            kind=Kind.REFUND,
             amount=kept,
-            trait=entry.trait,
-            trait_label=entry.trait_label,
-            from_value=entry.to_value,
-            to_value=entry.from_value,
             reason=why or "Undone",
-            undoes=entry,
         )
     ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
     settings = _settings(character)
@@ -1771,26 +1760,18 @@ def _refund(character: Character, user: AbstractBaseUser, entry: LedgerEntry, wh
     old = 0
     if row is not None:
         old = _value_before(ruleset, advancement, sheet, entry, _row_value(row), settings)
-    try:
+    with _refusal_at():
         for trait, raw in advancement.undo_edits(sheet, entry.trait, old):
             sheet = ruleset.apply_edit(sheet, trait, raw, settings)
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message) from None
     sheet = advancement.forget_purchase(sheet, entry.trait)
-    return _write(
+    return _write_refund(
         character,
         user,
+        entry,
         f"Undid {entry.trait_label} {entry.from_value} → {entry.to_value}: "
         f"{-entry.amount} {entry.unit} back",
         sheet=advancement.without_earned(sheet),
-        kind=Kind.REFUND,
-        amount=-entry.amount,
-        trait=entry.trait,
-        trait_label=entry.trait_label,
-        from_value=entry.to_value,
-        to_value=entry.from_value,
         reason=why or "Undone",
-        undoes=entry,
     )
 
 
@@ -1803,26 +1784,36 @@ def _refund_in_training(
     ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
     settings = _settings(character)
     sheet = advancement.with_ledger(character.sheet, figures(character))
-    try:
-        for trait, raw in advancement.forget_edits(entry.trait):
-            sheet = ruleset.apply_edit(sheet, trait, raw, settings)
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message) from None
-    return _write(
+    sheet = _forgotten(ruleset, advancement, sheet, entry.trait, settings, field="")
+    return _write_refund(
         character,
         user,
+        entry,
         f"Undid {entry.trait_label} {entry.from_value} → {entry.to_value} while in training: "
         f"{-entry.amount} {entry.unit} back, {entry.from_value} as it was",
         sheet=advancement.without_earned(sheet),
-        kind=Kind.REFUND,
-        amount=-entry.amount,
-        trait=entry.trait,
-        trait_label=entry.trait_label,
-        from_value=entry.to_value,
-        to_value=entry.from_value,
         reason=why or "Undone while in training",
-        undoes=entry,
     )
+
+
+def _write_refund(
+    character: Character, user: AbstractBaseUser, entry: LedgerEntry, summary: str, **line: Any
+) -> LedgerEntry:
+    """The line that undoes the purchase `entry`: all it paid back unless `line` names
+    another amount, its trait from what it bought to what it was."""
+    undone = {"kind": Kind.REFUND, "amount": -entry.amount, "undoes": entry} | _reversed(entry)
+    return _write(character, user, summary, **(undone | line))
+
+
+def _reversed(entry: LedgerEntry) -> dict:
+    """A line that takes back `entry`'s raise: its trait, from the value it bought to the
+    value it was."""
+    return {
+        "trait": entry.trait,
+        "trait_label": entry.trait_label,
+        "from_value": entry.to_value,
+        "to_value": entry.from_value,
+    }
 
 
 def _value_before(ruleset, advancement, sheet, entry, now: int, settings) -> int:
@@ -1938,11 +1929,8 @@ def accept_origins(
             return []
         unit = unit_of(character)
         total = sum(entry.amount for entry in picked)
-        before = revision_state(character)
-        character.version += 1
-        character.save(update_fields=["version", "updated_at"])
         summary = f"GM accepted {total} {unit} from elsewhere"
-        record_revision(character, user, f"{summary}: {why}" if why else summary, before)
+        _new_version(character, user, f"{summary}: {why}" if why else summary)
         for entry in picked:
             entry.needs_acceptance = False
             entry.accepted_in_id = character.campaign_id
@@ -2000,11 +1988,8 @@ def creation_left_over(character: Character, finished: dict, user: AbstractBaseU
     if delta:
         _entry_for(
             character,
-            author=user,
-            campaign_id=character.campaign_id,
-            version=character.version,
-            adventure=character.adventure,
-            unit=advancement.unit(finished),
+            user,
+            advancement.unit(finished),
             kind=Kind.AWARD if delta > 0 else Kind.CORRECTION,
             amount=delta,
             trait=CARRIED_TRAIT,
@@ -2052,11 +2037,8 @@ def adopt_sheet_figures(character: Character, user: AbstractBaseUser | None) -> 
     for entry in found:
         _entry_for(
             character,
-            author=user,
-            campaign_id=character.campaign_id,
-            version=character.version,
-            adventure=character.adventure,
-            unit=advancement.unit(sheet),
+            user,
+            advancement.unit(sheet),
             carried=True,
             **entry,
         )
@@ -2168,11 +2150,7 @@ def award_willpower(
         except InvalidEdit as refused:
             raise LedgerRefused(refused.message, refused.trait) from None
         label = ore_awards.AWARD_BY_KEY[kind].label
-        before = revision_state(character)
-        character.sheet = sheet
-        character.version += 1
-        character.save(update_fields=["sheet", "version", "updated_at"])
-        record_revision(character, user, f"Willpower award +{points} ({label}): {why}", before)
+        _new_version(character, user, f"Willpower award +{points} ({label}): {why}", sheet)
         return character
 
 
@@ -2224,10 +2202,8 @@ def dark_side(
         if key not in {k for k, _label, _source in dark_side_actions(character)}:
             raise LedgerRefused("Choose a Dark Side action this sheet has.", "dark_side")
         ruleset, settings = get_ruleset(character.system), _settings(character)
-        try:
+        with _refusal_at("dark_side"):
             sheet = ruleset.apply_edit(character.sheet, f"darkside.{key}", "", settings)
-        except InvalidEdit as refused:
-            raise LedgerRefused(refused.message, "dark_side") from None
         label = DARK_SIDE_ACTIONS[key]
         if key == "redeem":
             balance = figures(character).balance
@@ -2235,20 +2211,15 @@ def dark_side(
                 # 002:827: the Character Points go too; the ledger holds them in play.
                 _entry_for(
                     character,
-                    author=user,
-                    campaign_id=character.campaign_id,
+                    user,
+                    unit_of(character),
+                    # The version the Dark Side's call is about to write.
                     version=character.version + 1,
-                    adventure=character.adventure,
-                    unit=unit_of(character),
                     kind=Kind.CORRECTION,
                     amount=-balance,
                     reason=f"Redemption (002:827): {why}"[:REASON_MAX],
                 )
-        before = revision_state(character)
-        character.sheet = sheet
-        character.version += 1
-        character.save(update_fields=["sheet", "version", "updated_at"])
-        record_revision(character, user, f"{label}: {why}"[:200], before)
+        _new_version(character, user, f"{label}: {why}"[:200], sheet)
         if key == "gain":
             rolled = _consumption_roll(character, user, sheet, rng or dice_random())
             if rolled.facts["consumed"] and character.campaign_id is not None:
@@ -2427,14 +2398,12 @@ def improve_gear(
         paid = step.credits
         if not result.success and sheet["edition"] != "1e":
             paid = weg_gear.failed_credits(step.credits, settings)
-        try:
+        with _refusal_at("weapon"):
             if step.kind == "armor":
                 new = weg_gear.armor_bought(sheet, step, works=result.success, paid=paid)
             else:
                 new = weg_gear.bought(sheet, step, works=result.success, paid=paid)
             sheet = ruleset.validate_sheet(new)
-        except InvalidEdit as refused:
-            raise LedgerRefused(refused.message, "weapon") from None
         trait = f"gear.{step.key}"
         roll_name = "technology" if character.sheet["edition"] == "1e" else "modification"
         roll_logged(character.campaign_id, character.pk)  # to the log's open pages, on commit
@@ -2499,7 +2468,7 @@ def _gear_refund(character: Character, user, entry: LedgerEntry, why: str) -> Le
     facts = entry.roll.facts if entry.roll is not None else {}
     paid = facts.get("credits")
     credits = paid if isinstance(paid, int) else -entry.amount * weg_gear.CREDITS_PER_POINT
-    try:
+    with _refusal_at():
         if entry.trait.startswith(GEAR_TRAIT[1]):
             _kind, line, part, *_dex = entry.trait.removeprefix("gear.").split(".")
             dexterity = facts.get("dexterity")
@@ -2521,20 +2490,12 @@ def _gear_refund(character: Character, user, entry: LedgerEntry, why: str) -> Le
                 credits=credits,
             )
         sheet = get_ruleset(character.system).validate_sheet(sheet)
-    except InvalidEdit as refused:
-        raise LedgerRefused(refused.message) from None
-    return _write(
+    return _write_refund(
         character,
         user,
+        entry,
         f"Undid {entry.trait_label} {entry.from_value}: {-entry.amount} {entry.unit} and "
         f"{credits} credits back",
         sheet=sheet,
-        kind=Kind.REFUND,
-        amount=-entry.amount,
-        trait=entry.trait,
-        trait_label=entry.trait_label,
-        from_value=entry.to_value,
-        to_value=entry.from_value,
         reason=why or "Undone",
-        undoes=entry,
     )
