@@ -610,6 +610,10 @@ def _edit_wound(sheet: dict, trait: str, rest: str, raw: str, settings: Mapping)
             wounds.add_stun(sheet, hit.stuns, hit.unconscious, now, settings)
         sheet["wound"] = level
         return
+    if rest == "settle":
+        # The scene's next round ("@scene.round"): what no longer counts falls away.
+        wounds.settle(sheet, wounds.parse_now(trait, raw), settings)
+        return
     if rest in ("stun_over", "woke"):
         if sheet["edition"] != EDITION_1E:
             raise InvalidEdit(trait, "R&E keeps no stun results (002:561).")

@@ -9,6 +9,7 @@ from rulesets.core import Setting
 from rulesets.weg_d6.data import EDITION_1E, EDITION_RE, EDITIONS
 from rulesets.weg_d6.dice import DICE_SETTINGS
 from rulesets.weg_d6.gear import GEAR_SETTINGS
+from rulesets.weg_d6.wounds import STUN_SETTINGS
 
 NOT_IN_SEEDS = "not in either seed"
 
@@ -286,4 +287,5 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     *DICE_SETTINGS,
     *GEAR_SETTINGS,
+    *STUN_SETTINGS,
 )

@@ -303,6 +303,22 @@ def stun_over(sheet: dict) -> None:
         sheet["wound"] = "healthy"
 
 
+def settle(sheet: dict, now: Now, settings: Mapping[str, Any] | None = None) -> None:
+    """The scene's round moved on to `now`: the results no longer counting fall away
+    (003:440), so every code read from the sheet alone, a roll's among them, is as the wound
+    section says. A character still out stays out: after its one round awake (003:1855), or
+    knocked out until the stun is over."""
+    if now is None or not sheet.get("stuns"):
+        return
+    out = stuns_now(sheet, now, settings).unconscious
+    kept = [entry for entry in sheet["stuns"] if in_effect(entry, now, _until_over(settings))]
+    if out and not any(entry["unconscious"] for entry in kept):
+        kept.append(stun_entry(0, True, now))
+    sheet["stuns"] = kept
+    if not kept and sheet["wound"] == "stunned":
+        sheet["wound"] = "healthy"  # every stun passed: as when it is marked over
+
+
 def woke(sheet: dict, now: Now, settings: Mapping[str, Any] | None = None) -> None:
     """Remain conscious after a stun knocked the character out: one round of action as at
     "1 Stun" (003:1855), once."""

@@ -327,6 +327,7 @@ def turn_step(
         if direction == "next":
             if turn + 1 >= count:
                 scene.turn, scene.round = 0, scene.round + 1
+                _stuns_pass(user, scene)
             else:
                 scene.turn = turn + 1
         elif turn > 0:
@@ -335,6 +336,31 @@ def turn_step(
             scene.turn, scene.round = count - 1, scene.round - 1
         _changed(scene)
     return scene
+
+
+def _stuns_pass(user: AbstractBaseUser, scene: Scene) -> None:
+    """WEG 1E: a stun counts for its round and the next (003:440). When the round moves on,
+    each sheet in the scene keeping stun results drops those that passed, through the edit
+    service (a revision each), so its rolls lose no dice for a stun that is over."""
+    now = f"@{scene.pk}.{scene.round}"
+    rows = scene.participants.filter(character__system="weg_d6").values("character_id")
+    ruleset = get_ruleset("weg_d6")
+    for character in Character.objects.filter(pk__in=rows).select_related("campaign"):
+        if not character.sheet.get("stuns"):
+            continue
+        settings = character.readings_in_force
+        if ruleset.apply_edit(character.sheet, "wound.settle", now, settings) == character.sheet:
+            continue  # nothing passed this round: no revision
+        try:
+            character_apply_edits(
+                user=user,
+                character_id=character.pk,
+                edits={"wound.settle": now},
+                expected_version=character.version,
+                ruled=frozenset({"wound.settle"}),
+            )
+        except (EditRefused, StaleVersion) as refused:
+            raise SceneRefused({WHOLE: f"{character.name}: {refused}"}) from None
 
 
 def damage_show(

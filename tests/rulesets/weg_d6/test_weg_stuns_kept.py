@@ -158,3 +158,27 @@ def test_how_long_a_knockout_lasts_is_a_reading(reading, out_later) -> None:
     assert wounds.stuns_now(sheet, (5, 4), settings).unconscious is out_later
     assert [s.key for s in wounds.STUN_SETTINGS] == [wounds.KNOCKOUT_READING]
     assert wounds.STUN_SETTINGS[0].default == "until_over"
+
+
+@pytest.mark.parametrize(
+    ("round_now", "kept_rounds"),
+    [(7, [6, 6, 7]), (8, [7]), (9, [])],  # 003:440: a stun counts its round and the next
+)
+def test_the_scenes_next_round_drops_the_stuns_that_passed(round_now, kept_rounds) -> None:
+    sheet = first_edition(dexterity=15, strength=15)
+    for damage, when in ((10, "@4.6"), (10, "@4.6"), (20, "@4.7")):
+        sheet = hit(sheet, damage, 10, when)
+    settled = weg.apply_edit(sheet, "wound.settle", f"@4.{round_now}", SETTINGS)
+    assert [entry["round"] for entry in settled["stuns"]] == kept_rounds
+    # The codes read from the sheet alone now agree with the scene's round.
+    assert wounds.stuns_now(settled).count == wounds.stuns_now(sheet, (4, round_now)).count
+
+
+def test_a_character_awake_for_one_round_is_out_again_when_the_round_moves_on() -> None:
+    sheet = first_edition(dexterity=15, strength=6)  # stamina 2D: two stuns knock out
+    sheet = hit(sheet, 20, 10, "@2.3")
+    assert wounds.stuns_now(sheet, (2, 3)).unconscious
+    sheet = weg.apply_edit(sheet, "wound.woke", "@2.4", SETTINGS)
+    assert not wounds.stuns_now(sheet, (2, 4)).unconscious
+    settled = weg.apply_edit(sheet, "wound.settle", "@2.5", SETTINGS)
+    assert wounds.stuns_now(settled).unconscious  # 003:1855: one round, then out again
