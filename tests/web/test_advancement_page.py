@@ -95,9 +95,11 @@ def test_a_second_pip_the_one_pip_rule_refuses_has_no_buy_button_and_says_why(pl
     skill = next(
         q for q in ledger.quotes(character) if q.trait.startswith("skill.") and q.affordable
     )
+    # Used last adventure: no training (002:43), so the pip is on the sheet at once and only
+    # the one-pip rule stands in the way of a second.
     bought = client.post(
         reverse("ledger_buy", args=[character.pk]),
-        {"version": str(character.version), "trait": skill.trait},
+        {"version": str(character.version), "trait": skill.trait, "used": "yes"},
     )
     assert bought.status_code == 302
     character = _fresh(character)

@@ -200,7 +200,7 @@ def test_the_ledger_page_offers_training_and_shows_what_is_in_training(client, p
     page = client.get(reverse("character_ledger", args=[dash.pk])).content.decode()
     assert 'name="extra"' in page and 'name="used"' in page
     row = page.split('id="quote-skillblaster"')[1].split("</tr>")[0]
-    assert "with a teacher" in row and "(002:43)" in row
+    assert "taught" in row and "(002:43)" in row
     response = client.post(
         reverse("ledger_buy", args=[dash.pk]),
         {"trait": "skill.blaster", "teacher": "Tobbo", "version": _fresh(dash).version},

@@ -71,7 +71,7 @@ class WegD6Layout(Layout):
                 a.label,
                 body="rulesets/weg_d6/_codes.html",
                 prefixes=_advance_prefixes(a.slug),
-                uses_extra=(_steps_key(f"attr-{a.slug}"),),
+                uses_extra=(_steps_key(f"attr-{a.slug}"), "weg_in_training"),
             )
             for a in ATTRIBUTES
         ),
@@ -109,7 +109,13 @@ class WegD6Layout(Layout):
             "The Force",
             body="rulesets/weg_d6/_force.html",
             prefixes=("power.", "advance.power", "advance.force."),
-            uses_extra=(_steps_key("force"), "weg_powers", "weg_power_options", "is_droid"),
+            uses_extra=(
+                _steps_key("force"),
+                "weg_powers",
+                "weg_power_options",
+                "is_droid",
+                "weg_in_training",
+            ),
         ),
         Section(
             "weapons",
@@ -132,7 +138,7 @@ class WegD6Layout(Layout):
             adds="rulesets/weg_d6/_droid_add.html",
             prefixes=("equipment.",),
             shows_derived=("droid",),
-            uses_extra=(_steps_key("droid"), "is_droid"),
+            uses_extra=(_steps_key("droid"), "is_droid", "weg_in_training"),
         ),
         Section(
             "species",
