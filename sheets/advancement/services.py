@@ -962,6 +962,8 @@ def _book_end(character: Character, user: AbstractBaseUser, outcome: _Ended) -> 
     found, entry = outcome.training, outcome.training.entry
     unit, common = unit_of(character), _reversed(entry)
     if outcome.dropped:
+        now = _value_now(character, entry.trait)
+        common |= {"from_value": now, "to_value": now}
         found.note = f"Not written: {outcome.dropped}"[:500]
         _entry_for(
             character,
@@ -1784,16 +1786,29 @@ def _refund_in_training(
     ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
     settings = _settings(character)
     sheet = advancement.with_ledger(character.sheet, figures(character))
+    now = _value_now(character, entry.trait)
     sheet = _forgotten(ruleset, advancement, sheet, entry.trait, settings, field="")
     return _write_refund(
         character,
         user,
         entry,
         f"Undid {entry.trait_label} {entry.from_value} → {entry.to_value} while in training: "
-        f"{-entry.amount} {entry.unit} back, {entry.from_value} as it was",
+        f"{-entry.amount} {entry.unit} back, {now} as it is",
         sheet=advancement.without_earned(sheet),
         reason=why or "Undone while in training",
+        from_value=now,
+        to_value=now,
     )
+
+
+def _value_now(character: Character, trait: str) -> str:
+    """`trait` as the sheet shows it now. An undone raise still in training leaves the
+    value there, the purchase's starting value or what a GM's correction made it meanwhile
+    (the raise it overtook never reaches the sheet): its line says so, from and to."""
+    ruleset, advancement = get_ruleset(character.system), advancement_for(character.system)
+    sheet = advancement.with_ledger(character.sheet, figures(character))
+    row = next((r for r in ruleset.trait_rows(sheet, _settings(character)) if r.key == trait), None)
+    return shown(row) if row is not None else advancement.shown_without_row(sheet, trait)
 
 
 def _write_refund(
