@@ -122,11 +122,14 @@ def test_a_lightsaber_is_refused_on_the_armor_soak(client, player, hero):
 def test_a_destiny_point_refills_current_willpower_from_the_sheet(client, player, hero):
     client.force_login(player)
     sheet_url = reverse("character_sheet", args=[hero.pk])
-    assert "destiny.refill" not in client.get(sheet_url).content.decode()  # Willpower is full
+    spend_url = reverse("character_spend", args=[hero.pk])
+    assert spend_url not in client.get(sheet_url).content.decode()  # Willpower is full
     hero.sheet["willpower_current"] = 1
     hero.save(update_fields=["sheet"])
     page = client.get(sheet_url).content.decode()
-    assert 'value="destiny.refill=yes"' in page and "000:L93" in page
+    # The sheet sends the player to the roll page's spends, where the scene's count is kept.
+    assert f'href="{spend_url}#spends"' in page and "000:L93" in page
+    assert 'id="spends" open' in client.get(spend_url).content.decode()
     client.post(
         reverse("character_edit", args=[hero.pk]),
         {"version": hero.version, "edit": "destiny.refill=yes"},
