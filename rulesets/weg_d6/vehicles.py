@@ -485,9 +485,10 @@ def next_hyperdrive(old: str) -> str | None:
 
 def hyperdrive_step(vehicle: dict) -> tuple[str, str]:
     """The next hyperdrive level of this vehicle and its price in words: 1E skill points
-    (003:1044) with credits and time by scale (003:1018-1026) and a technology roll counted
-    as for pips, each level one (our reading: 003:1060 grades a die code's pips); R&E the
-    chart's row for the old multiplier, priced on the original value (002:268-287)."""
+    (003:1044) with credits and time by scale (003:1018-1026) and a technology roll whose
+    difficulty the GM sets: 003:1060 grades a die code's pips and no hyperdrive level, so
+    Datapad names none; R&E the chart's row for the old multiplier, priced on the original
+    value (002:268-287)."""
     old = vehicle["hyperdrive"]
     new = next_hyperdrive(old)
     if new is None:
@@ -496,11 +497,9 @@ def hyperdrive_step(vehicle: dict) -> tuple[str, str]:
     if vehicle["edition"] == EDITION_1E:
         points = hyperdrive_improvement(old, new)
         time, per_point, _ = IMPROVEMENT_SCALE[vehicle["scale"]]
-        already = vehicle["improved"].get(HYPERDRIVE_KEY, 0)
-        technology = TECH_DIFFICULTY[min(already, len(TECH_DIFFICULTY) - 1)]
         return new, (
-            f"{points} skill points, {points * per_point:,} credits, {time}, "
-            f"{technology} technology roll (003:1044, 003:1060)"
+            f"{points} skill points, {points * per_point:,} credits, {time}, a technology "
+            f"roll at the GM's difficulty (003:1044; 003:1060 grades no hyperdrive level)"
         )
     index = list(HYPERDRIVE_SP).index((old, new))
     step = modification(HYPERDRIVE_KEY, index + 1, vehicle["value"])

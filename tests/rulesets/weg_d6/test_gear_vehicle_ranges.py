@@ -59,6 +59,9 @@ def test_a_1e_hyperdrive_level_costs_the_seeds_points_and_credits_by_scale(
     data, text = v.improve(_ship(EDITION_1E, old), v.HYPERDRIVE_KEY)
     assert data["hyperdrive"] == new and data["improved"] == {"hyperdrive": 1}
     assert f"{points} skill points, {credits} credits, 1 week" in text  # 003:1044, 003:1024
+    # 003:1060 grades die-code pips only: the hyperdrive's difficulty is left to the GM.
+    assert "technology roll at the GM's difficulty" in text
+    assert not any(level in text for level in ("Easy", "Moderate", "Difficult", "Heroic"))
 
 
 @pytest.mark.parametrize(
