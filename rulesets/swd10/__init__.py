@@ -58,6 +58,9 @@ KEY = "swd10"
 # loses its grades (000:L124-126), at a table too, where only the GM sets them by hand.
 ROLL_RULED: frozenset[str] = frozenset(PATH_TRAITS.values())
 GM_EDITS: tuple[str, ...] = ()
+# Traits only a counted spend writes (the roll page's spends between rolls, which keep the
+# scene's once-a-scene count, 000:L91-94): a plain sheet edit of one is refused.
+SPEND_ONLY: frozenset[str] = frozenset({"destiny.refill"})
 # Health levels a hit leaves after soak (000:L183-L189): the player marks their own, and the
 # table's GM, who applies the damage in a fight, any sheet at the table (the scene tracker's
 # hit form; sheets/permissions.py reads this).
@@ -74,6 +77,7 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "SETTINGS",
+    "SPEND_ONLY",
     "TABLE_EDITS",
     "advance_cost",
     "apply_edit",

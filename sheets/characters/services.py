@@ -220,8 +220,11 @@ def character_apply_edits(
         ordered = sorted(edits.items(), key=lambda item: not item[0].startswith(SETTING_PREFIX))
         stage_before = character.sheet.get(STAGE_TRAIT)
         picks: list[str] = []
+        spend_only = frozenset(getattr(ruleset, "SPEND_ONLY", ())) - ruled
         for trait, raw in ordered:
             refusal = "" if trait in ruled else trait_refusal(access, character, trait, reserved)
+            if trait in spend_only:
+                refusal = "Spend it on the roll page, where the table's count of it is kept."
             if trait == STAGE_TRAIT and may_award(access, character):
                 # The GM's decision at a table: send a sheet back to creation (or on).
                 refusal = ""

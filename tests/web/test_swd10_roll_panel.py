@@ -130,10 +130,18 @@ def test_a_destiny_point_refills_current_willpower_from_the_sheet(client, player
     # The sheet sends the player to the roll page's spends, where the scene's count is kept.
     assert f'href="{spend_url}#spends"' in page and "000:L93" in page
     assert 'id="spends" open' in client.get(spend_url).content.decode()
-    client.post(
+    # A plain sheet edit cannot go round that count: refused, nothing stored.
+    refused = client.post(
         reverse("character_edit", args=[hero.pk]),
         {"version": hero.version, "edit": "destiny.refill=yes"},
         headers=HTMX,
     )
+    assert "Spend it on the roll page" in refused.content.decode()
+    hero.refresh_from_db()
+    assert hero.sheet["willpower_current"] == 1 and hero.sheet["info"]["destiny_points"] == 2
+    spent = client.post(
+        spend_url, {"campaign": str(hero.campaign_id or ""), "spend": "destiny_willpower"}
+    )
+    assert spent.status_code == 302
     hero.refresh_from_db()
     assert hero.sheet["willpower_current"] == 3 and hero.sheet["info"]["destiny_points"] == 1
