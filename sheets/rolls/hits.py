@@ -129,7 +129,8 @@ def scene_targets(user: User, entry: RollEntry) -> list[Any]:
 
     if entry.campaign_id is None or campaign_role(user, entry.campaign) is not Role.GM:
         return []
-    return list(Scene.objects.filter(campaign_id=entry.campaign_id).order_by("-pk")[:3])
+    running = Scene.objects.filter(campaign_id=entry.campaign_id, ended_at__isnull=True)
+    return list(running.order_by("-pk")[:3])
 
 
 # The form of a hit ----------------------------------------------------------------------------
@@ -311,18 +312,11 @@ def _o3d10_plan(target: Character, roll: RollEntry | None, chosen: Mapping[str, 
 
 
 def scene_round(target: Character) -> tuple[int, int] | None:
-    """The scene and round the target is in: the newest scene of its table it takes part
-    in (the tracker keeps no end to a scene), or None. A stun result is kept with it."""
-    from sheets.scenes.models import Scene  # the scenes app reads this module: no cycle
+    """The scene and round the target is in: its running scene (sheets/scenes/state), or
+    None. A stun result is kept with it."""
+    from sheets.scenes.state import running_scene_of  # the scenes app reads this module
 
-    if target.campaign_id is None:
-        return None
-    scene = (
-        Scene.objects.filter(campaign_id=target.campaign_id, participants__character=target)
-        .order_by("-created_at", "-pk")
-        .only("pk", "round")
-        .first()
-    )
+    scene = running_scene_of(target)
     return None if scene is None else (scene.pk, scene.round)
 
 

@@ -50,6 +50,7 @@ from sheets.rolls.dice import dice_random
 from sheets.rolls.hits import roll_facts
 from sheets.rolls.models import RollEntry
 from sheets.scenes.models import Scene
+from sheets.scenes.state import running_scene_of
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -132,15 +133,8 @@ def roll_setup(
 
 
 def running_scene(character: Character) -> Scene | None:
-    """The scene of its table the character is in: the newest, when it is in several (the
-    tracker keeps no end to a scene)."""
-    if character.campaign_id is None:
-        return None
-    return (
-        Scene.objects.filter(campaign_id=character.campaign_id, participants__character=character)
-        .order_by("-created_at", "-pk")
-        .first()
-    )
+    """The running scene of its table the character is in (sheets/scenes/state)."""
+    return running_scene_of(character)
 
 
 def _in_round(character: Character, rollable: Rollable) -> tuple[Scene | None, Rollable]:

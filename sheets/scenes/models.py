@@ -39,12 +39,20 @@ class Scene(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # When a GM ended the scene (null while it runs). An ended scene is read only and no
+    # longer the one a character "is in" (state.running_scene_of): SWd10's once-a-round and
+    # once-a-scene spends and WEG 1E's stun rounds stop counting it. A GM may reopen it.
+    ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.campaign_id})"
+
+    @property
+    def ended(self) -> bool:
+        return self.ended_at is not None
 
 
 class Kind(models.TextChoices):

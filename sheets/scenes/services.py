@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from rulesets.core import InvalidEdit, resolve_settings
@@ -113,10 +114,19 @@ def _changed(scene: Scene) -> None:
     scene_changed(scene.campaign_id, scene.pk)
 
 
-def _locked(user: AbstractBaseUser, scene_id: int, expected_version: int) -> Scene:
+ENDED = "This scene has ended: nothing in it changes. A GM may reopen it to go on."
+
+
+def _locked(
+    user: AbstractBaseUser, scene_id: int, expected_version: int, *, ended_too: bool = False
+) -> Scene:
+    """The scene locked for a GM's write at the version their page drew; an ended scene
+    refuses every write but its reopening (`ended_too`)."""
     scene, _role = scene_for(user, scene_id, change=True, for_update=True)
     if scene.version != expected_version:
         raise StaleScene()
+    if scene.ended and not ended_too:
+        raise SceneRefused({WHOLE: ENDED})
     return scene
 
 
@@ -139,6 +149,22 @@ def scene_create(
     with transaction.atomic():
         scene = Scene.objects.create(campaign=campaign, name=clean, ties=ties, created_by=user)
         scene_changed(campaign.pk, scene.pk)
+    return scene
+
+
+def scene_end(
+    *, user: AbstractBaseUser, scene_id: int, ended: bool, expected_version: int
+) -> Scene:
+    """End the scene (`ended`) or reopen it. An ended scene keeps its tracker to read but is
+    no character's running scene (state.running_scene_of), so a stale one stops counting
+    for the rules that read rounds and scenes; reopened, it counts again."""
+    with transaction.atomic():
+        scene = _locked(user, scene_id, expected_version, ended_too=True)
+        if scene.ended == bool(ended):
+            raise SceneRefused({WHOLE: ENDED if ended else "This scene is running already."})
+        scene.ended_at = timezone.now() if ended else None
+        scene.save(update_fields=["ended_at"])
+        _changed(scene)
     return scene
 
 
@@ -701,7 +727,7 @@ def tracker(user: AbstractBaseUser, scene: Scene, role: Role) -> Tracker:
                     user, Role.PLAYER, p
                 )
         rows.append(row)
-    rolls = appliable_rolls(scene) if gm else []
+    rolls = appliable_rolls(scene) if gm and not scene.ended else []
     ties = rules.TIES if scene.ties == SEED_TIES else f"{rules.TIES} {scene.get_ties_display()}."
     return Tracker(scene, gm, rows, rules.SOURCE, ties, rules.TYPED_HELP, rolls)
 
@@ -727,7 +753,7 @@ def view_key(scene: Scene, gm: bool) -> int:
     one of them sees (each their own wounds): a page may fetch and find nothing new for
     it, never miss what is. Keyed with SECRET_KEY: the number tells nobody what it covers."""
     view = tracker(AnonymousUser(), scene, Role.GM)
-    facts: list[Any] = [scene.round, scene.ties]
+    facts: list[Any] = [scene.round, scene.ties, scene.ended]
     for row in view.rows:
         p = row.participant
         if not gm and not _some_player_sees(p):

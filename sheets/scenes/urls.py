@@ -14,5 +14,6 @@ urlpatterns = [
     path("scenes/<int:pk>/step/", views.scene_step, name="scene_step"),
     path("scenes/<int:pk>/hit/", views.scene_hit, name="scene_hit"),
     path("scenes/<int:pk>/show/", views.scene_show, name="scene_show"),
+    path("scenes/<int:pk>/end/", views.scene_end, name="scene_end"),
     path("scenes/<int:pk>/print/", views.scene_print, name="scene_print"),
 ]

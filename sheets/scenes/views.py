@@ -40,9 +40,11 @@ def scene_list(request: HttpRequest, pk: int) -> HttpResponse:
             errors = refused.errors
         else:
             return redirect("scene_detail", pk=scene.pk)
+    scenes = list(table_scenes(request.user, campaign))
     context = {
         "campaign": campaign,
-        "scenes": table_scenes(request.user, campaign),
+        "scenes": [scene for scene in scenes if not scene.ended],
+        "ended": [scene for scene in scenes if scene.ended],
         "is_gm": role is Role.GM,
         "tie_rules": TIE_RULES,
         "errors": errors,
@@ -188,6 +190,21 @@ def scene_step(request: HttpRequest, pk: int) -> HttpResponse:
             expected_version=_version(request),
         ),
         "",
+    )
+
+
+@require_POST
+@login_required
+def scene_end(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM ends the scene (ended=1) or reopens it (ended=0)."""
+    ended = request.POST.get("ended") != "0"
+    return _post(
+        request,
+        pk,
+        lambda: services.scene_end(
+            user=request.user, scene_id=pk, ended=ended, expected_version=_version(request)
+        ),
+        "The scene has ended." if ended else "The scene is running again.",
     )
 
 

@@ -335,18 +335,11 @@ def _wounds(rows: list[TraitRow], sheet: Mapping[str, Any]) -> list[dict]:
 
 
 def _scene_round(character: Character) -> wounds.Now:
-    """The scene and round the character is in (the newest of its table it takes part in;
-    the tracker keeps no end to a scene), or None."""
-    from sheets.scenes.models import Scene  # the scenes app reads characters: no cycle
+    """The scene and round the character is in: its running scene (sheets/scenes/state),
+    or None."""
+    from sheets.scenes.state import running_scene_of  # the scenes app reads characters
 
-    if character._state.adding or character.campaign_id is None:
-        return None
-    scene = (
-        Scene.objects.filter(campaign_id=character.campaign_id, participants__character=character)
-        .order_by("-created_at", "-pk")
-        .only("pk", "round")
-        .first()
-    )
+    scene = running_scene_of(character)
     return None if scene is None else (scene.pk, scene.round)
 
 
