@@ -403,6 +403,8 @@ MATRIX: dict[str, dict[str, dict[str, int | str]]] = {
     # Showing a vehicle's damage to the players: GMs only. The matrix's scene holds no
     # vehicle, so the GM's post (a minion's row) is refused beside the row, nothing stored.
     "scene_show": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, 400, 404)},
+    # Ending a scene (or reopening it): its GMs only, a player 403, another table's GM 404.
+    "scene_end": {"GET": _all(405), "POST": _row(LOGIN, 403, 403, MOVED, 404)},
 }
 
 # (url name, method, person) -> why the app answers wrongly today. Each is a real bug with
@@ -628,6 +630,7 @@ def _scene_post(name: str, w: World) -> dict[str, Any]:
         "scene_step": version | {"direction": "next"},
         "scene_hit": version | {"participant": minion, "levels": "1"},
         "scene_show": version | {"participant": minion, "shown": "1"},
+        "scene_end": version | {"ended": "1"},
     }.get(name, {})
 
 
