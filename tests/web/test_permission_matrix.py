@@ -1099,11 +1099,12 @@ def test_a_co_gm_is_answered_as_the_tables_gm_about_the_portrait(
     test_answer(client, world, password, name, method, "gm", MATRIX[name][method]["gm"])
 
 
-# The readings panel asked by three more people: a co-GM is answered as the table's GM; a
-# share link's holder, after opening the shared sheet, as anyone logged out (their link
-# opens "shared_readings", 200 for all above); so is a tool sending an API token, which is
-# no credential for the site's pages (tests/web/test_readings_panel.py has the same).
-READINGS_NAMES = ("character_readings", "shared_readings")
+# The readings panel and the spends between rolls asked by three more people: a co-GM is
+# answered as the table's GM; a share link's holder, after opening the shared sheet, as
+# anyone logged out (their link opens "shared_readings", 200 for all above); so is a tool
+# sending an API token, which is no credential for the site's pages
+# (tests/web/test_readings_panel.py has the same).
+READINGS_NAMES = ("character_readings", "shared_readings", "character_spend")
 
 
 @pytest.mark.parametrize(
@@ -1139,51 +1140,6 @@ def test_an_api_token_is_answered_as_anyone_logged_out_about_the_readings(
 ):
     _token, secret = token_create(
         user=world.users["owner"], name="Readings bot", scopes=["table:read"], expiry="30"
-    )
-    client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {secret}"
-    expected = MATRIX[name][method]["anonymous"]
-    test_answer(client, world, password, name, method, "anonymous", expected)
-
-
-# Spends between rolls asked by three more people: a co-GM is answered as the table's GM;
-# a share link's holder, after opening the shared sheet, and a tool sending an API token
-# (no credential for the site's pages) as anyone logged out.
-SPEND_NAMES = ("character_spend",)
-
-
-@pytest.mark.parametrize(
-    ("name", "method"), [(name, method) for name in SPEND_NAMES for method in ("GET", "POST")]
-)
-def test_a_co_gm_is_answered_as_the_tables_gm_about_spends(
-    client, world, password, make_user, name, method
-):
-    co_gm = make_user("leia_co_gm")
-    Membership.objects.create(campaign=world.table, user=co_gm, role=Role.GM)
-    world.users["gm"] = co_gm
-    test_answer(client, world, password, name, method, "gm", MATRIX[name][method]["gm"])
-
-
-@pytest.mark.parametrize(
-    ("name", "method"), [(name, method) for name in SPEND_NAMES for method in ("GET", "POST")]
-)
-def test_a_share_links_holder_is_answered_as_anyone_logged_out_about_spends(
-    client, world, password, name, method
-):
-    assert (
-        client.get(reverse("shared_sheet", kwargs={"token": world.share.token})).status_code == 200
-    )
-    expected = MATRIX[name][method]["anonymous"]
-    test_answer(client, world, password, name, method, "anonymous", expected)
-
-
-@pytest.mark.parametrize(
-    ("name", "method"), [(name, method) for name in SPEND_NAMES for method in ("GET", "POST")]
-)
-def test_an_api_token_is_answered_as_anyone_logged_out_about_spends(
-    client, world, password, name, method
-):
-    _token, secret = token_create(
-        user=world.users["owner"], name="Spends bot", scopes=["table:read"], expiry="30"
     )
     client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {secret}"
     expected = MATRIX[name][method]["anonymous"]
