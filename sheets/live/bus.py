@@ -173,19 +173,31 @@ HUB = Hub()
 
 async def _keep_listening(listen) -> None:
     """Listen until the loop ends; after a dropped connection, listen again and wake
-    every stream (what was sent meanwhile is in the database)."""
+    every stream (what was sent meanwhile is in the database). Each time the listener
+    starts to hear, it wakes every stream too: a stream that subscribed before the
+    listener held its LISTEN (the first page of a fresh process) read the database before
+    a write whose notice nobody heard, and would wait for its heartbeat to see it."""
     pause = 0.5
     while True:
+        started = asyncio.Event()
+        wake = asyncio.get_running_loop().create_task(_wake_once(started))
         try:
-            await listen()
+            await listen(started)
             pause = 0.5
         except asyncio.CancelledError:
             raise
         except Exception:
             log.warning("live listener lost its connection; listening again", exc_info=True)
+        finally:
+            wake.cancel()
         HUB.deliver(RESYNC)
         await asyncio.sleep(pause)
         pause = min(pause * 2, 10)
+
+
+async def _wake_once(started: asyncio.Event) -> None:
+    await started.wait()
+    HUB.deliver(RESYNC)
 
 
 def postgres_conninfo() -> str:

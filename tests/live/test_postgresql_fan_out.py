@@ -5,6 +5,7 @@ Run with DATABASE_URL=postgres://…; skipped on SQLite, which serves streams in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -81,3 +82,23 @@ def test_a_stream_wakes_on_a_roll_made_through_another_connection(
     )
     rolls = [frame.data for frame in answer.frames if frame.event == "roll"]
     assert rolls == [str(holder["entry"].pk)]
+
+
+def test_a_stream_that_subscribed_before_the_listener_heard_is_woken_once_it_hears():
+    """The first page of a fresh process subscribes, reads the database, and only then does
+    its loop's listener hold LISTEN: a write committed in between had its notice sent to
+    nobody. Once the listener hears, every stream is woken to read again."""
+
+    async def scenario() -> bus.Event:
+        async with bus.HUB.subscribe() as queue:  # starts this loop's listener
+            try:
+                return await asyncio.wait_for(queue.get(), 10)
+            finally:
+                # Its connection closes with it, before the test database is dropped.
+                listener = bus.HUB._listeners.pop(asyncio.get_running_loop(), None)
+                if listener is not None:
+                    listener.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await listener
+
+    assert run_async(scenario) == bus.RESYNC
