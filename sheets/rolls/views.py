@@ -90,14 +90,21 @@ def character_roll(request: HttpRequest, pk: int, key: str) -> HttpResponse:
     return _page(request, character, access, key, request.GET, rolled=rolled, unknown_is_404=True)
 
 
+def _drawn_campaign(request: HttpRequest) -> int | None:
+    """The table the posted page was drawn for (None: none), or a refusal when the form
+    names something that is no table's number."""
+    text = request.POST.get("campaign", "").strip()
+    drawn = ascii_number(text) if text else None
+    if text and drawn is None:
+        raise RollRefused({CAMPAIGN: "This form names no table; reload the page."})
+    return drawn
+
+
 def _roll(request: HttpRequest, pk: int, key: str) -> HttpResponse:
     if request.POST.get("step", "") == POWER_SOAK:
         return _power_soak(request, pk, key)
-    drawn_text = request.POST.get("campaign", "").strip()
-    drawn = ascii_number(drawn_text) if drawn_text else None
     try:
-        if drawn_text and drawn is None:
-            raise RollRefused({CAMPAIGN: "This form names no table; reload the page."})
+        drawn = _drawn_campaign(request)
         entry = roll_make(
             user=request.user,
             character_id=pk,
@@ -128,12 +135,9 @@ def _roll(request: HttpRequest, pk: int, key: str) -> HttpResponse:
 def _power_soak(request: HttpRequest, pk: int, key: str) -> HttpResponse:
     """The second step of a soak: current Power spent once its result is seen (SWd10,
     000:L106), posted from the soak's result with the soak's number."""
-    drawn_text = request.POST.get("campaign", "").strip()
-    drawn = ascii_number(drawn_text) if drawn_text else None
     soak_id = ascii_number(request.POST.get("roll", "").strip())
     try:
-        if drawn_text and drawn is None:
-            raise RollRefused({CAMPAIGN: "This form names no table; reload the page."})
+        drawn = _drawn_campaign(request)
         if soak_id is None:
             raise RollRefused({POWER_SOAK: "This form names no soak; roll it again."})
         entry = roll_power_soak(
@@ -172,12 +176,9 @@ def character_spend(request: HttpRequest, pk: int) -> HttpResponse:
         character, access = character_for(request.user, pk, Need.EDIT)
         spent = ascii_number(request.GET.get("spent", ""))
         return _page(request, character, access, "", {}, spent=spent)
-    drawn_text = request.POST.get("campaign", "").strip()
-    drawn = ascii_number(drawn_text) if drawn_text else None
     action = request.POST.get("spend", "").strip()[:40]
     try:
-        if drawn_text and drawn is None:
-            raise RollRefused({CAMPAIGN: "This form names no table; reload the page."})
+        drawn = _drawn_campaign(request)
         entry = spend_between(
             user=request.user,
             character_id=pk,
